@@ -1,0 +1,5 @@
+//! hayanagi: an embeddable shogi engine.
+//!
+//! The rules core lives in [`shogi`]. Search, the engine facade and the C ABI build on it.
+
+pub mod shogi;

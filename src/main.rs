@@ -1,0 +1,8 @@
+//! The `hayanagi` command-line tool: rules utilities today, a USI engine later.
+
+mod cli;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(cli::run(&args));
+}

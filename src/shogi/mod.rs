@@ -1,0 +1,23 @@
+//! The rules of shogi: types, bitboards, positions, move generation, game-end rules and
+//! static exchange evaluation. Nothing here knows about search.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod hand;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod sfen;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use hand::Hand;
+pub use movegen::{generate, legal, legal_moves, GenType, MoveList};
+pub use moves::Move;
+pub use position::Position;
+pub use sfen::{
+    MoveError, PieceLimit, PositionError, SfenError, SfenErrorKind, SfenField, STARTPOS_SFEN,
+};
+pub use types::{Color, Piece, PieceType, Square};
