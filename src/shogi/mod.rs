@@ -8,6 +8,8 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod rules;
+pub mod see;
 pub mod sfen;
 pub mod types;
 pub mod zobrist;
@@ -17,6 +19,7 @@ pub use hand::Hand;
 pub use movegen::{generate, legal, legal_moves, GenType, MoveList};
 pub use moves::Move;
 pub use position::Position;
+pub use rules::{DeclarationRule, DrawReason, GameRules, GameState, Repetition, WinReason};
 pub use sfen::{
     MoveError, PieceLimit, PositionError, SfenError, SfenErrorKind, SfenField, STARTPOS_SFEN,
 };
