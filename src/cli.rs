@@ -5,7 +5,7 @@
 //! Bad input prints one line on stderr and exits with status 2.
 
 use hayanagi::shogi::perft::{perft, perft_divide};
-use hayanagi::shogi::{legal, PieceLimit, Position};
+use hayanagi::shogi::{legal, Position, Validation};
 use std::io::Write;
 use std::time::Instant;
 
@@ -29,8 +29,9 @@ options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
   --moves M     extra moves to play, e.g. \"7g7f 3c3d\"
   --allow-extra-pieces
-                accept composed positions holding more pieces of a kind than the set
-                (up to 31 pawns, 7 lances/knights/silvers/golds, 3 bishops/rooks)";
+                accept composed positions: more pieces of a kind than the set (up to 31
+                pawns, 7 of each other kind) and immobile
+                pawns, lances and knights on their last ranks";
 
 /// A command-line error: printed on one line, exit status 2.
 struct CliError(String);
@@ -88,9 +89,9 @@ impl Options {
             .get("--sfen")
             .ok_or_else(|| CliError("missing --sfen".into()))?;
         let limit = if self.flag("--allow-extra-pieces") {
-            PieceLimit::Composed
+            Validation::Composed
         } else {
-            PieceLimit::Standard
+            Validation::Standard
         };
         let mut pos =
             Position::from_usi_position_with(sfen, limit).map_err(|e| CliError(e.to_string()))?;

@@ -2,9 +2,10 @@
 //!
 //! ```text
 //!  bit  31  28 27  24 23  20 19  16 15  12 11   8 7     0
-//!      |b GGG|..RR |..BB |b SSS|b NNN|b LLL|..bPPPPP|
+//!      |b GGG|b RRR|b BBB|b SSS|b NNN|b LLL|..bPPPPP|
 //! ```
-//! Each field is wide enough for every piece of that kind (18 pawns, 4 of L/N/S/G, 2 of B/R)
+//! Each field is wide enough for every piece of that kind (18 pawns, 4 of L/N/S/G, 2 of B/R,
+//! and more for composed positions: 31 pawns, 7 of the others)
 //! and is followed by a spare "borrow" bit, so `a - b` leaves a borrow bit set exactly when
 //! some count of `b` exceeds that of `a`. That makes "has at least these pieces" one
 //! subtraction, which mate search uses for hand dominance.
@@ -16,7 +17,7 @@ use super::types::PieceType;
 pub struct Hand(u32);
 
 const SHIFT: [u32; 8] = [0, 0, 8, 12, 16, 20, 24, 28];
-const MASK: [u32; 8] = [0, 0x1f, 0x7, 0x7, 0x7, 0x3, 0x3, 0x7];
+const MASK: [u32; 8] = [0, 0x1f, 0x7, 0x7, 0x7, 0x7, 0x7, 0x7];
 const BORROW: u32 =
     (1 << 5) | (1 << 11) | (1 << 15) | (1 << 19) | (1 << 22) | (1 << 26) | (1 << 31);
 
@@ -25,7 +26,7 @@ pub const MAX_IN_HAND: [u32; 8] = [0, 18, 4, 4, 4, 2, 2, 4];
 
 /// Most pieces of each hand kind a hand can hold (the width of its field). Composed
 /// positions may exceed [`MAX_IN_HAND`] up to this.
-pub const HAND_CAPACITY: [u32; 8] = [0, 31, 7, 7, 7, 3, 3, 7];
+pub const HAND_CAPACITY: [u32; 8] = [0, 31, 7, 7, 7, 7, 7, 7];
 
 impl Hand {
     pub const EMPTY: Hand = Hand(0);

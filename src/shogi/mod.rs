@@ -21,6 +21,6 @@ pub use moves::Move;
 pub use position::Position;
 pub use rules::{DeclarationRule, DrawReason, GameRules, GameState, Repetition, WinReason};
 pub use sfen::{
-    MoveError, PieceLimit, PositionError, SfenError, SfenErrorKind, SfenField, STARTPOS_SFEN,
+    MoveError, PositionError, SfenError, SfenErrorKind, SfenField, Validation, STARTPOS_SFEN,
 };
 pub use types::{Color, Piece, PieceType, Square};

@@ -177,7 +177,11 @@ fn board_moves(pos: &Position, list: &mut MoveList, targets: Bitboard, promo: Pr
     let us = pos.side_to_move();
     let occ = pos.occupied();
     // Pawns in bulk: shift the whole set one rank forward.
-    let pawns = pos.pieces_of(us, PieceType::Pawn);
+    // Composed positions may hold pawns on their last rank; they have no moves and must
+    // not be shifted into the neighbouring file.
+    let pawns = pos
+        .pieces_of(us, PieceType::Pawn)
+        .and_not(dead_ranks(us, PieceType::Pawn));
     let (pawn_to, back) = match us {
         Color::Black => (pawns.shift_up() & targets, 1i32),
         Color::White => (pawns.shift_down() & targets, -1i32),

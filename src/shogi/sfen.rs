@@ -16,23 +16,26 @@ use std::fmt;
 /// SFEN of the standard starting position.
 pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// How many pieces of a kind a position may hold (board and both hands together).
+/// How strictly an SFEN is checked against what a real game can reach.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum PieceLimit {
-    /// At most the real set: 18 pawns, 4 each of lance, knight, silver and gold, 2 each of
-    /// bishop and rook, one king per side.
+pub enum Validation {
+    /// Only positions a game can reach: at most the real set (18 pawns, 4 each of lance,
+    /// knight, silver and gold, 2 each of bishop and rook), and no pawn, lance or knight on
+    /// a rank it could never leave.
     #[default]
     Standard,
-    /// Composed positions (perft torture tests, fairy problems) may hold more, up to what a
-    /// hand can count: 31 pawns, 7 lances, knights, silvers and golds, 3 bishops and rooks.
+    /// Composed positions (perft torture tests, declaration drills, fairy problems): more
+    /// pieces than the set, up to what a hand can count (31 pawns, 7 lances, knights,
+    /// silvers, golds, bishops and rooks), and immobile pieces on their last ranks.
+    /// Nifu, king count and the side not to move being in check are still errors.
     Composed,
 }
 
-impl PieceLimit {
+impl Validation {
     fn max(self, pt: PieceType) -> u32 {
         match self {
-            PieceLimit::Standard => MAX_IN_HAND[pt.index()],
-            PieceLimit::Composed => HAND_CAPACITY[pt.index()],
+            Validation::Standard => MAX_IN_HAND[pt.index()],
+            Validation::Composed => HAND_CAPACITY[pt.index()],
         }
     }
 }
@@ -161,7 +164,12 @@ fn rank_name(r: u8) -> char {
     (b'a' + r) as char
 }
 
-fn parse_board(pos: &mut Position, col0: usize, text: &str) -> Result<(), SfenError> {
+fn parse_board(
+    pos: &mut Position,
+    col0: usize,
+    text: &str,
+    limit: Validation,
+) -> Result<(), SfenError> {
     use SfenErrorKind::*;
     let f = SfenField::Board;
     let mut rank: u8 = 0;
@@ -281,7 +289,7 @@ fn parse_board(pos: &mut Position, col0: usize, text: &str) -> Result<(), SfenEr
             PieceType::Knight => rr <= 1,
             _ => false,
         };
-        if dead {
+        if dead && limit == Validation::Standard {
             return Err(err(
                 f,
                 col,
@@ -359,7 +367,7 @@ fn parse_hand(
     pos: &mut Position,
     col0: usize,
     text: &str,
-    limit: PieceLimit,
+    limit: Validation,
 ) -> Result<(), SfenError> {
     use SfenErrorKind::BadHand;
     let f = SfenField::Hand;
@@ -427,7 +435,7 @@ fn parse_hand(
     Ok(())
 }
 
-fn check_piece_counts(pos: &Position, limit: PieceLimit) -> Result<(), SfenError> {
+fn check_piece_counts(pos: &Position, limit: Validation) -> Result<(), SfenError> {
     let mut counts = [0u32; 8];
     for sq in Square::all() {
         if let Some(pt) = pos.piece_on(sq).kind() {
@@ -464,11 +472,11 @@ impl Position {
     /// Parse an SFEN (`<board> <side> <hand> [<move number>]`) holding at most the real
     /// set of pieces. The word `startpos` is accepted too.
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
-        Position::from_sfen_with(sfen, PieceLimit::Standard)
+        Position::from_sfen_with(sfen, Validation::Standard)
     }
 
     /// Parse an SFEN with the given limit on piece counts.
-    pub fn from_sfen_with(sfen: &str, limit: PieceLimit) -> Result<Position, SfenError> {
+    pub fn from_sfen_with(sfen: &str, limit: Validation) -> Result<Position, SfenError> {
         use SfenErrorKind::*;
         let s = sfen.trim();
         if s == "startpos" {
@@ -496,7 +504,7 @@ impl Position {
             ));
         }
         let mut pos = Position::empty();
-        parse_board(&mut pos, toks[0].0, toks[0].1)?;
+        parse_board(&mut pos, toks[0].0, toks[0].1, limit)?;
         pos.side = match toks[1].1 {
             "b" => Color::Black,
             "w" => Color::White,
@@ -624,13 +632,13 @@ impl Position {
     /// Parse a USI `position` argument: `startpos`, `sfen <SFEN>` or a bare SFEN,
     /// optionally followed by `moves <m1> <m2> ...`, and play the moves.
     pub fn from_usi_position(text: &str) -> Result<Position, PositionError> {
-        Position::from_usi_position_with(text, PieceLimit::Standard)
+        Position::from_usi_position_with(text, Validation::Standard)
     }
 
     /// [`Position::from_usi_position`] with the given limit on piece counts.
     pub fn from_usi_position_with(
         text: &str,
-        limit: PieceLimit,
+        limit: Validation,
     ) -> Result<Position, PositionError> {
         let text = text.trim();
         let (setup, moves) = match text.find(" moves") {
