@@ -274,9 +274,7 @@ impl Position {
         }
         for c in Color::ALL {
             for pt in PieceType::HAND {
-                k = k.wrapping_add(
-                    zobrist::hand(c, pt).wrapping_mul(self.hands[c.index()].count(pt) as u64),
-                );
+                k ^= zobrist::hand(c, pt, self.hands[c.index()].count(pt));
             }
         }
         if self.side == Color::White {
@@ -333,8 +331,9 @@ impl Position {
         if m.is_drop() {
             let pt = m.dropped();
             let p = Piece::new(us, pt);
+            let n = self.hands[us.index()].count(pt);
             self.hands[us.index()].remove(pt);
-            key = key.wrapping_sub(zobrist::hand(us, pt));
+            key ^= zobrist::hand(us, pt, n) ^ zobrist::hand(us, pt, n - 1);
             self.put_piece(p, to);
             key ^= zobrist::board(p, to);
         } else {
@@ -343,8 +342,9 @@ impl Position {
             if !captured.is_empty() {
                 self.remove_piece(to);
                 let cpt = captured.piece_type().unpromoted();
+                let n = self.hands[us.index()].count(cpt);
                 self.hands[us.index()].add(cpt);
-                key = key.wrapping_add(zobrist::hand(us, cpt));
+                key ^= zobrist::hand(us, cpt, n) ^ zobrist::hand(us, cpt, n + 1);
                 key ^= zobrist::board(captured, to);
                 if captured.piece_type() == PieceType::King {
                     // Only reachable from illegal positions; keep the king slot honest.

@@ -1,11 +1,13 @@
 //! Zobrist hashing.
 //!
-//! A position key is `board ^ side` plus `hand`, where
+//! A position key is `board ^ hand ^ side`, where
 //! * `board` XORs one random value per (piece, square),
+//! * `hand` XORs one random value per (colour, kind, count held), zero for a count of 0,
 //! * `side` is 1 when white is to move (every other value has bit 0 clear, so bit 0 of a key
-//!   always tells the side to move),
-//! * `hand` adds one random value per piece held (`count * value[color][kind]`), so a drop
-//!   or capture is one addition or subtraction, whatever the count.
+//!   always tells the side to move).
+//!
+//! Everything is XOR, so the key is a function of the position alone, whatever the path
+//! that reached it.
 //!
 //! The tables are computed at compile time from a fixed seed, so keys are identical across
 //! runs and builds.
@@ -36,15 +38,20 @@ const BOARD: [[u64; 81]; Piece::NB] = {
     t
 };
 
-const HAND: [[u64; 8]; 2] = {
-    let mut t = [[0u64; 8]; 2];
+/// Counts up to 31 (the widest hand field).
+const HAND: [[[u64; 32]; 8]; 2] = {
+    let mut t = [[[0u64; 32]; 8]; 2];
     let mut s = 0x9E37_79B9_7F4A_7C15u64;
     let mut c = 0;
     while c < 2 {
         let mut pt = 1;
         while pt < 8 {
-            s = xorshift(s);
-            t[c][pt] = s & !1;
+            let mut n = 1;
+            while n < 32 {
+                s = xorshift(s);
+                t[c][pt][n] = s & !1;
+                n += 1;
+            }
             pt += 1;
         }
         c += 1;
@@ -58,10 +65,10 @@ pub fn board(piece: Piece, sq: Square) -> u64 {
     BOARD[piece.index()][sq.index()]
 }
 
-/// Key contribution of one piece of kind `pt` in `c`'s hand (added once per piece held).
+/// Key contribution of `c` holding `count` pieces of kind `pt` (0 for none).
 #[inline(always)]
-pub fn hand(c: Color, pt: PieceType) -> u64 {
-    HAND[c.index()][pt.index()]
+pub fn hand(c: Color, pt: PieceType, count: u32) -> u64 {
+    HAND[c.index()][pt.index()][count as usize & 31]
 }
 
 /// Key bit of the side to move.
