@@ -1,0 +1,123 @@
+//! The `hayanagi` binary: output formats and exit codes.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayanagi"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn perft_prints_counts_and_speed() {
+    let (code, out, _) = run(&["perft", "--sfen", "startpos", "--depth", "3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "nodes 25470");
+    assert!(lines[1].starts_with("time_ms "));
+    assert!(lines[2].starts_with("nps "));
+}
+
+#[test]
+fn perft_divide_lists_root_moves_first() {
+    let (code, out, _) = run(&[
+        "perft",
+        "--sfen",
+        "startpos moves 7g7f",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 30 + 3);
+    let total: u64 = lines[..30]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(lines[30], format!("nodes {total}"));
+    assert!(lines[..30].iter().all(|l| l.contains(": ")));
+}
+
+#[test]
+fn moves_are_sorted_usi() {
+    let (code, out, _) = run(&["moves", "--sfen", "startpos"]);
+    assert_eq!(code, 0);
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves.len(), 30);
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+    assert!(moves.contains(&"7g7f"));
+    // --moves is applied after --sfen.
+    let (_, out, _) = run(&["moves", "--sfen", "startpos", "--moves", "7g7f 3c3d"]);
+    assert!(out.lines().any(|l| l == "8h2b+"));
+    assert!(out.lines().any(|l| l == "8h2b"));
+}
+
+#[test]
+fn sfen_normalises() {
+    let (code, out, _) = run(&[
+        "sfen",
+        "--sfen",
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    let (_, out, _) = run(&["sfen", "--sfen", "4k4/9/9/9/9/9/9/9/4K4 b 2Pp3LGr 7"]);
+    assert_eq!(out.trim(), "4k4/9/9/9/9/9/9/9/4K4 b G3L2Prp 7");
+    let (_, out, _) = run(&["sfen", "--sfen", "startpos moves 7g7f 3c3d 8h2b+"]);
+    assert_eq!(
+        out.trim(),
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_with_status_2() {
+    let cases: &[&[&str]] = &[
+        &["perft", "--sfen", "startpos"],
+        &["perft", "--sfen", "startpos", "--depth", "x"],
+        &[
+            "moves",
+            "--sfen",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
+        ],
+        &["moves", "--sfen", "startpos", "--moves", "7g7e"],
+        &["moves", "--sfen", "startpos moves 7g7f 7g7f"],
+        &["moves"],
+        &["sfen", "--sfen", "startpos", "--bogus", "1"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("hayanagi: "), "{args:?}: {err}");
+    }
+    let (_, _, err) = run(&[
+        "moves",
+        "--sfen",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
+    ]);
+    assert!(err.contains("'X'") && err.contains("column 57"), "{err}");
+    let (_, _, err) = run(&["moves", "--sfen", "startpos", "--moves", "7g7e"]);
+    assert!(err.contains("7g7e") && err.contains("not legal"), "{err}");
+}
+
+#[test]
+fn no_arguments_prints_usage() {
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("usage: hayanagi"));
+}
