@@ -21,7 +21,7 @@ const fn xorshift(mut s: u64) -> u64 {
     s
 }
 
-const BOARD: [[u64; 81]; Piece::NB] = {
+static BOARD: [[u64; 81]; Piece::NB] = {
     let mut t = [[0u64; 81]; Piece::NB];
     let mut s = 0x2545_F491_4F6C_DD1Du64;
     let mut p = 0;
@@ -39,7 +39,7 @@ const BOARD: [[u64; 81]; Piece::NB] = {
 };
 
 /// Counts up to 31 (the widest hand field).
-const HAND: [[[u64; 32]; 8]; 2] = {
+static HAND: [[[u64; 32]; 8]; 2] = {
     let mut t = [[[0u64; 32]; 8]; 2];
     let mut s = 0x9E37_79B9_7F4A_7C15u64;
     let mut c = 0;
