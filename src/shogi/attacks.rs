@@ -4,8 +4,9 @@
 //! * Along a file (lance, rook vertical): a file is 9 contiguous bits, so the 7 inner bits of
 //!   the file's occupancy index a table of 9-bit results that is shifted back into place.
 //! * Along a rank (rook horizontal) and diagonals (bishop): magic bitboards over the 81-bit
-//!   occupancy folded into 64 bits (`Bitboard::merge`). Magics are found once at start-up by
-//!   a seeded search, so every run builds identical tables.
+//!   occupancy folded into 64 bits (`Bitboard::merge`). The magics below were found by a
+//!   seeded sparse-random search (`search_magics`, re-run by a unit test); building the
+//!   tables checks every one of them for collisions.
 //!
 //! Everything lives in one `Tables` value built on first use; hot loops should bind
 //! `let t = tables();` once.
@@ -97,8 +98,178 @@ fn inner_ray(sq: Square, df: i32, dr: i32) -> u128 {
     out
 }
 
-/// Deterministic xorshift generator for the magic search.
+const RANK_MAGICS: [u64; 81] = [
+    0xc110040048004010,
+    0x0910040104003110,
+    0x2002842200404208,
+    0x0040808100098010,
+    0x0121004012400620,
+    0x01042300040800a8,
+    0x0922204010009088,
+    0x80400c4004046282,
+    0x0086400802208421,
+    0x8002840822004010,
+    0x4000008202002120,
+    0x084050c602002008,
+    0x0200402880848004,
+    0x0404004040801602,
+    0x020080c010c00121,
+    0x0102000802203a02,
+    0x0221000220050401,
+    0x0104001001020282,
+    0x80600082820884a0,
+    0x0881010484008280,
+    0x0108020841c04480,
+    0x0808046040100410,
+    0x8629801080084009,
+    0x5485280080420808,
+    0x4040402020810908,
+    0x10430428600204a2,
+    0x0e18100008204282,
+    0x0808104204411200,
+    0x1050510004820028,
+    0x100a88900040c480,
+    0x480888201c208190,
+    0x00440241a0200450,
+    0x04001124c0101011,
+    0x222009c081081009,
+    0x0008481820442404,
+    0x0208210c50020022,
+    0x80141000c40102c0,
+    0x1004089082420180,
+    0x081000420000a028,
+    0x6206004200200520,
+    0x5202820280003202,
+    0x0640102020081050,
+    0x2200121050a02884,
+    0xc41080200410a041,
+    0x0016600802001042,
+    0x4240280200448124,
+    0x1010100c40814010,
+    0x0414044401010048,
+    0x8088004300401008,
+    0x018400400a428018,
+    0x020040098010a101,
+    0x12011a1004480004,
+    0x40882020020204c4,
+    0x1110402104008001,
+    0x11401600c4010200,
+    0x0401100202144000,
+    0x15241800c1002000,
+    0x08090402a4400c01,
+    0x0822822018202090,
+    0x0402808010048920,
+    0x0040802411200115,
+    0x0902242022220200,
+    0x0028301086044404,
+    0x2020280088004844,
+    0x8401102080808880,
+    0x1442080c45004004,
+    0x40840040102081d0,
+    0x000400e043122001,
+    0x0182410060040308,
+    0x3000105010200084,
+    0x000a820c04028a02,
+    0x0004100101010401,
+    0x1004118808010450,
+    0x014508008400c140,
+    0x2008440280803004,
+    0x0800250014200840,
+    0x0800101020a1200a,
+    0x0081800880811a08,
+    0x0110408108060044,
+    0x2008400508010904,
+    0x0040310801204082,
+];
+
+const BISHOP_MAGICS: [u64; 81] = [
+    0x0014040010080808,
+    0x0131048b001000a2,
+    0x0204019108200e20,
+    0x00010080a9500202,
+    0x10020408440082a0,
+    0x2000428604010402,
+    0x09004200e0809150,
+    0x00041080a0090240,
+    0x40102010880c1240,
+    0x0010264209001001,
+    0x8012190012400808,
+    0x2042008084404111,
+    0x0000030880112200,
+    0x0809014082100008,
+    0x0020004086065005,
+    0x0300001100208018,
+    0x9112004090488004,
+    0x0142002008901c40,
+    0x2c082c188044c105,
+    0x0010008440800824,
+    0x0008018020010424,
+    0x0010208100840042,
+    0x0000200080410010,
+    0x00001040400280e0,
+    0x0090802004081240,
+    0x080e840040080402,
+    0x1000916290010802,
+    0x0104010080a28240,
+    0x0258004000804004,
+    0x00084060a1004808,
+    0x6042001804401052,
+    0xc009002480080402,
+    0x2002020102d40180,
+    0x2000202008032410,
+    0x1001001330250208,
+    0x0400100621220410,
+    0x210400c100008080,
+    0x0200440824108008,
+    0x0102000420001010,
+    0x0260188014004002,
+    0x1900044002800801,
+    0x0310000801100402,
+    0x2205203008082010,
+    0xd40028406883901f,
+    0x2080808102014154,
+    0xb020c22099002300,
+    0x01d5008200400108,
+    0x880080a004080090,
+    0x0101800080400041,
+    0x1680080240008002,
+    0x0010002005440008,
+    0x4042211031280004,
+    0x818142000a080804,
+    0x0205a11008040012,
+    0x2000260080124692,
+    0x021048e083014004,
+    0x1801025104088000,
+    0x4800200220080402,
+    0x0421608802081001,
+    0x4440080211003400,
+    0x0010021430102800,
+    0x0082204100026803,
+    0x1820420120100084,
+    0xa400130880210040,
+    0x1900084010200480,
+    0x005020a106044840,
+    0x0084000012010420,
+    0x0008440101010088,
+    0x0090c0c408281048,
+    0x0008140400088462,
+    0x400108004008104a,
+    0x00d218a111602444,
+    0xc04038403a201014,
+    0x010000882040100c,
+    0x100000000302100c,
+    0x8820000005080209,
+    0x0c0c011000404084,
+    0x85051000510c0864,
+    0xa020040804204008,
+    0xa100040080084001,
+    0x8150002110808803,
+];
+
+/// Deterministic xorshift generator (magic search and tests).
+#[cfg(test)]
 struct Rng(u64);
+#[cfg(test)]
 impl Rng {
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
@@ -125,56 +296,91 @@ fn subsets(mask: u128) -> Vec<u128> {
     out
 }
 
-/// Find magics for every square and fill the shared attack table.
-fn build_magics(
+/// Mask of the squares whose occupancy matters for a slider on `sq` moving along `dirs`.
+fn slider_mask(sq: Square, dirs: &[(i32, i32)]) -> u128 {
+    dirs.iter()
+        .map(|&(df, dr)| inner_ray(sq, df, dr))
+        .fold(0, |a, b| a | b)
+}
+
+fn slider_attacks(sq: Square, dirs: &[(i32, i32)], occ: u128) -> u128 {
+    dirs.iter()
+        .map(|&(df, dr)| ray(sq, df, dr, occ))
+        .fold(0, |a, b| a | b)
+}
+
+/// Fill `table` for one square with magic `magic`; false on a harmful collision.
+fn try_magic(
+    sq: Square,
     dirs: &[(i32, i32)],
-    rng: &mut Rng,
+    magic: u64,
+    table: &mut Vec<Bitboard>,
+) -> Option<Magic> {
+    let mask = slider_mask(sq, dirs);
+    let bits = mask.count_ones();
+    let offset = table.len();
+    let m = Magic {
+        mask,
+        magic,
+        shift: 64 - bits,
+        offset: offset as u32,
+    };
+    table.resize(offset + (1 << bits), Bitboard::EMPTY);
+    let mut used = vec![false; 1 << bits];
+    for occ in subsets(mask) {
+        let att = Bitboard(slider_attacks(sq, dirs, occ));
+        let i = m.index(Bitboard(occ));
+        if used[i - offset] && table[i] != att {
+            table.truncate(offset);
+            return None;
+        }
+        used[i - offset] = true;
+        table[i] = att;
+    }
+    Some(m)
+}
+
+/// Build the magic table for all squares from stored magics.
+fn fill_magics(
+    dirs: &[(i32, i32)],
+    stored: &[u64; 81],
     magics: &mut [Magic; 81],
     table: &mut Vec<Bitboard>,
 ) {
     for sq in Square::all() {
-        let mask: u128 = dirs
-            .iter()
-            .map(|&(df, dr)| inner_ray(sq, df, dr))
-            .fold(0, |a, b| a | b);
+        magics[sq.index()] = try_magic(sq, dirs, stored[sq.index()], table)
+            .unwrap_or_else(|| panic!("stored magic for {sq} collides"));
+    }
+}
+
+/// The seeded search that produced the stored magics: sparse random candidates until one
+/// maps every occupancy subset to a slot without a harmful collision.
+#[cfg(test)]
+fn search_magics(dirs: &[(i32, i32)], rng: &mut Rng) -> [u64; 81] {
+    let mut out = [0u64; 81];
+    for sq in Square::all() {
+        let mask = slider_mask(sq, dirs);
         let bits = mask.count_ones();
         let occs = subsets(mask);
-        let atts: Vec<u128> = occs
-            .iter()
-            .map(|&o| {
-                dirs.iter()
-                    .map(|&(df, dr)| ray(sq, df, dr, o))
-                    .fold(0, |a, b| a | b)
-            })
-            .collect();
-        let size = 1usize << bits;
-        let offset = table.len();
-        table.resize(offset + size, Bitboard::EMPTY);
-        let mut used = vec![0u32; size];
+        let atts: Vec<u128> = occs.iter().map(|&o| slider_attacks(sq, dirs, o)).collect();
+        let folded: Vec<u64> = occs.iter().map(|&o| Bitboard(o).merge()).collect();
+        let mut slot = vec![(0u32, 0u128); 1 << bits];
         let mut epoch = 0u32;
-        let shift = 64 - bits;
-        'search: loop {
+        out[sq.index()] = 'search: loop {
             let magic = rng.sparse();
-            let m = Magic {
-                mask,
-                magic,
-                shift,
-                offset: offset as u32,
-            };
             epoch += 1;
-            for (o, a) in occs.iter().zip(&atts) {
-                let i = m.index(Bitboard(*o)) - offset;
-                if used[i] != epoch {
-                    used[i] = epoch;
-                    table[offset + i] = Bitboard(*a);
-                } else if table[offset + i].0 != *a {
+            for (f, a) in folded.iter().zip(&atts) {
+                let i = (f.wrapping_mul(magic) >> (64 - bits)) as usize;
+                if slot[i].0 != epoch {
+                    slot[i] = (epoch, *a);
+                } else if slot[i].1 != *a {
                     continue 'search;
                 }
             }
-            magics[sq.index()] = m;
-            break;
-        }
+            break magic;
+        };
     }
+    out
 }
 
 fn step_set(sq: Square, c: Color, deltas: &[(i32, i32)]) -> Bitboard {
@@ -258,11 +464,10 @@ impl Tables {
             t.lance_empty[0][s] = Bitboard(ray(sq, 0, -1, 0));
             t.lance_empty[1][s] = Bitboard(ray(sq, 0, 1, 0));
         }
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut rm, mut rt) = ([Magic::default(); 81], Vec::new());
-        build_magics(&RANK_DIRS, &mut rng, &mut rm, &mut rt);
+        fill_magics(&RANK_DIRS, &RANK_MAGICS, &mut rm, &mut rt);
         let (mut bm, mut bt) = ([Magic::default(); 81], Vec::new());
-        build_magics(&DIAGONALS, &mut rng, &mut bm, &mut bt);
+        fill_magics(&DIAGONALS, &BISHOP_MAGICS, &mut bm, &mut bt);
         t.rank_magic = rm;
         t.rank_attacks = rt;
         t.bishop_magic = bm;
@@ -437,6 +642,13 @@ mod tests {
                 assert_eq!(t.lance(Color::White, sq, o).0, ray(sq, 0, 1, occ));
             }
         }
+    }
+
+    #[test]
+    fn stored_magics_come_from_the_seeded_search() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        assert_eq!(search_magics(&RANK_DIRS, &mut rng), RANK_MAGICS);
+        assert_eq!(search_magics(&DIAGONALS, &mut rng), BISHOP_MAGICS);
     }
 
     #[test]

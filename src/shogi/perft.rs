@@ -10,18 +10,25 @@ use super::position::Position;
 
 /// Number of leaf nodes at `depth` (bulk-counted last ply).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    // One move list per ply, allocated once: a fresh list per node would clear 2 KiB each time.
+    let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();
+    perft_with(pos, depth, &mut lists)
+}
+
+fn perft_with(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
+    let (list, rest) = lists.split_first_mut().expect("a list per ply");
+    list.clear();
+    legal_moves(pos, list);
     if depth == 1 {
         return list.len() as u64;
     }
     let mut n = 0;
     for &m in list.iter() {
         pos.do_move(m);
-        n += perft(pos, depth - 1);
+        n += perft_with(pos, depth - 1, rest);
         pos.undo_move();
     }
     n

@@ -142,20 +142,21 @@ fn err(
 }
 
 /// Split on spaces, remembering each token's 1-based starting column.
+/// Columns count characters, not bytes.
 fn tokens(s: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in s.char_indices() {
+    let mut start: Option<(usize, usize)> = None; // (byte offset, column)
+    for (column, (i, c)) in s.char_indices().enumerate() {
         if c.is_whitespace() {
-            if let Some(b) = start.take() {
-                out.push((b + 1, &s[b..i]));
+            if let Some((b, col)) = start.take() {
+                out.push((col, &s[b..i]));
             }
         } else if start.is_none() {
-            start = Some(i);
+            start = Some((i, column + 1));
         }
     }
-    if let Some(b) = start {
-        out.push((b + 1, &s[b..]));
+    if let Some((b, col)) = start {
+        out.push((col, &s[b..]));
     }
     out
 }
@@ -175,7 +176,7 @@ fn parse_board(
     let mut rank: u8 = 0;
     let mut file: i32 = 8; // next square's 0-based file, counting down from file 9
     let mut promote_at: Option<usize> = None;
-    for (i, c) in text.char_indices() {
+    for (i, c) in text.chars().enumerate() {
         let col = col0 + i;
         if c == '/' {
             if promote_at.is_some() {
@@ -332,7 +333,7 @@ fn parse_board(
         pos.put_piece(Piece::new(color, pt), sq);
         file -= 1;
     }
-    let end = col0 + text.len();
+    let end = col0 + text.chars().count();
     if promote_at.is_some() {
         return Err(err(
             f,
@@ -376,7 +377,7 @@ fn parse_hand(
     }
     let mut count: Option<(u32, usize)> = None;
     let mut seen = [[false; 8]; 2];
-    for (i, c) in text.char_indices() {
+    for (i, c) in text.chars().enumerate() {
         let col = col0 + i;
         if let Some(d) = c.to_digit(10) {
             let n = match count {
@@ -520,16 +521,19 @@ impl Position {
         };
         parse_hand(&mut pos, toks[2].0, toks[2].1, limit)?;
         if let Some(&(col, text)) = toks.get(3) {
+            // Digits only: `u32::from_str` would also take a leading '+'.
+            let digits_only = text.chars().all(|c| c.is_ascii_digit());
             match text.parse::<u32>() {
-                Ok(n) if n >= 1 => pos.start_move_number = n,
+                Ok(n) if n >= 1 && digits_only => pos.start_move_number = n,
                 _ => {
-                    let bad = text
+                    let (offset, bad) = text
                         .chars()
-                        .find(|c| !c.is_ascii_digit())
-                        .or(text.chars().next());
+                        .enumerate()
+                        .find(|(_, c)| !c.is_ascii_digit())
+                        .map_or((0, text.chars().next()), |(i, c)| (i, Some(c)));
                     return Err(err(
                         SfenField::MoveNumber,
-                        col,
+                        col + offset,
                         bad,
                         BadMoveNumber,
                         "move number must be a positive integer",
@@ -640,20 +644,17 @@ impl Position {
         text: &str,
         limit: Validation,
     ) -> Result<Position, PositionError> {
-        let text = text.trim();
-        let (setup, moves) = match text.find(" moves") {
-            Some(i)
-                if text[i + 6..].is_empty() || text[i + 6..].starts_with(char::is_whitespace) =>
-            {
-                (&text[..i], &text[i + 6..])
-            }
-            _ if text == "moves" || text.starts_with("moves ") => {
-                ("", text.strip_prefix("moves").unwrap_or(""))
-            }
-            _ => (text, ""),
-        };
-        let setup = setup.trim();
-        let setup = setup.strip_prefix("sfen ").map(str::trim).unwrap_or(setup);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let split = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let mut setup_words = &words[..split];
+        if setup_words.first() == Some(&"sfen") {
+            setup_words = &setup_words[1..];
+        }
+        let setup = setup_words.join(" ");
+        let moves = words.get(split + 1..).unwrap_or(&[]).join(" ");
         if setup.is_empty() {
             return Err(PositionError::Sfen(err(
                 SfenField::Whole,
@@ -663,8 +664,8 @@ impl Position {
                 "no position given",
             )));
         }
-        let mut pos = Position::from_sfen_with(setup, limit).map_err(PositionError::Sfen)?;
-        pos.play_usi_moves(moves)?;
+        let mut pos = Position::from_sfen_with(&setup, limit).map_err(PositionError::Sfen)?;
+        pos.play_usi_moves(&moves)?;
         Ok(pos)
     }
 
