@@ -1,8 +1,10 @@
 //! Move generation.
 //!
-//! Generators produce pseudo-legal moves (every rule except: own king left in check, pins,
-//! and pawn-drop mate); [`Position::is_legal`] finishes the job and is cheap for all but
-//! king moves, pinned pieces and pawn drops in front of the enemy king.
+//! [`generate`] produces pseudo-legal moves (every rule except: own king left in check, pins,
+//! and pawn-drop mate), for callers that check [`Position::is_legal`] lazily.
+//! [`generate_legal`] and [`legal_moves`] settle those three during generation instead:
+//! pinned pieces move only along their pin line, king moves are checked against the
+//! enemy's attacks, and the one pawn drop that could mate is examined.
 //!
 //! Every legal non-promotion is generated (pawn, lance, bishop and rook included), as all
 //! published perft tables count them.
@@ -172,16 +174,27 @@ fn emit(
 }
 
 /// Board moves of every piece but the king to `targets`, with the given promotion variants.
-fn board_moves(pos: &Position, list: &mut MoveList, targets: Bitboard, promo: Promo) {
+/// With `LEGAL`, pinned pieces only move along their pin line.
+fn board_moves<const LEGAL: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    targets: Bitboard,
+    promo: Promo,
+) {
     let t = tables();
     let us = pos.side_to_move();
     let occ = pos.occupied();
-    // Pawns in bulk: shift the whole set one rank forward.
-    // Composed positions may hold pawns on their last rank; they have no moves and must
-    // not be shifted into the neighbouring file.
+    let pinned = if LEGAL {
+        pos.pinned(us)
+    } else {
+        Bitboard::EMPTY
+    };
+    // Unpinned pawns in bulk: shift the whole set one rank forward. Composed positions may
+    // hold pawns on their last rank; they have no moves and must not be shifted into the
+    // neighbouring file.
     let pawns = pos
         .pieces_of(us, PieceType::Pawn)
-        .and_not(dead_ranks(us, PieceType::Pawn));
+        .and_not(dead_ranks(us, PieceType::Pawn) | pinned);
     let (pawn_to, back) = match us {
         Color::Black => (pawns.shift_up() & targets, 1i32),
         Color::White => (pawns.shift_down() & targets, -1i32),
@@ -200,27 +213,36 @@ fn board_moves(pos: &Position, list: &mut MoveList, targets: Bitboard, promo: Pr
             list.push(Move::normal(from, to, false));
         }
     }
-    let own = pos.pieces(us);
-    let others =
-        own.and_not(pos.pieces_of_type(PieceType::Pawn) | pos.pieces_of_type(PieceType::King));
+    let others = pos
+        .pieces(us)
+        .and_not(pawns | pos.pieces_of_type(PieceType::King));
     for from in others {
         let pt = pos.piece_on(from).piece_type();
-        let att = t.attacks(pt, us, from, occ) & targets;
+        let mut att = t.attacks(pt, us, from, occ) & targets;
+        if LEGAL && pinned.has(from) {
+            let ksq = pos.king_square(us).expect("pinned implies a king");
+            att &= t.line(ksq, from);
+        }
         emit(list, us, pt, from, att, promo);
     }
 }
 
-fn king_moves(pos: &Position, list: &mut MoveList, targets: Bitboard) {
+/// King moves to `targets`; with `LEGAL`, only to squares the enemy does not attack.
+fn king_moves<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: Bitboard) {
     let us = pos.side_to_move();
     if let Some(k) = pos.king_square(us) {
+        let occ = pos.occupied() ^ Bitboard::from_square(k);
         for to in tables().king(k) & targets {
-            list.push(Move::normal(k, to, false));
+            if !LEGAL || pos.attackers_to(us.flip(), to, occ).is_empty() {
+                list.push(Move::normal(k, to, false));
+            }
         }
     }
 }
 
-/// Drops onto `targets` (which must be empty squares).
-fn drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
+/// Drops onto `targets` (which must be empty squares). With `LEGAL`, a pawn drop that
+/// would mate is left out.
+fn drops<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: Bitboard) {
     let us = pos.side_to_move();
     let hand = pos.hand(us);
     if hand.is_empty() || targets.is_empty() {
@@ -231,7 +253,17 @@ fn drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
         for s in pos.pieces_of(us, PieceType::Pawn) {
             pawn_files |= Bitboard::file(s.file());
         }
-        for to in targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn)) {
+        let mut pawn_to = targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn));
+        if LEGAL {
+            if let Some(ek) = pos.king_square(us.flip()) {
+                // The only pawn drop that checks is the one right in front of the king.
+                let front = tables().pawn(us.flip(), ek);
+                if (pawn_to & front).any() && pos.is_pawn_drop_mate(us, front.lsb()) {
+                    pawn_to = pawn_to.and_not(front);
+                }
+            }
+        }
+        for to in pawn_to {
             list.push(Move::drop(PieceType::Pawn, to));
         }
     }
@@ -268,45 +300,43 @@ fn drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
     }
 }
 
-/// Append pseudo-legal moves of kind `gen` to `list`. `Evasions` requires the side to move
-/// to be in check; the others require it not to be.
-pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
+fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut MoveList) {
     let us = pos.side_to_move();
     let own = pos.pieces(us);
     let enemy = pos.pieces(us.flip());
     let empty = !pos.occupied();
     match gen {
         GenType::NonEvasions => {
-            board_moves(pos, list, !own, Promo::Both);
-            king_moves(pos, list, !own);
-            drops(pos, list, empty);
+            board_moves::<LEGAL>(pos, list, !own, Promo::Both);
+            king_moves::<LEGAL>(pos, list, !own);
+            drops::<LEGAL>(pos, list, empty);
         }
         GenType::CapturesPromotions => {
-            board_moves(pos, list, enemy, Promo::Both);
-            board_moves(pos, list, empty, Promo::Only);
-            king_moves(pos, list, enemy);
+            board_moves::<LEGAL>(pos, list, enemy, Promo::Both);
+            board_moves::<LEGAL>(pos, list, empty, Promo::Only);
+            king_moves::<LEGAL>(pos, list, enemy);
         }
         GenType::Quiets => {
-            board_moves(pos, list, empty, Promo::Never);
-            king_moves(pos, list, empty);
-            drops(pos, list, empty);
+            board_moves::<LEGAL>(pos, list, empty, Promo::Never);
+            king_moves::<LEGAL>(pos, list, empty);
+            drops::<LEGAL>(pos, list, empty);
         }
         GenType::Evasions => {
             let checkers = pos.checkers();
             debug_assert!(checkers.any());
-            king_moves(pos, list, !own);
+            king_moves::<LEGAL>(pos, list, !own);
             if checkers.more_than_one() {
                 return;
             }
             let ksq = pos.king_square(us).expect("in check implies a king");
             let checker = checkers.lsb();
             let between = tables().between(ksq, checker);
-            board_moves(pos, list, between | checkers, Promo::Both);
-            drops(pos, list, between);
+            board_moves::<LEGAL>(pos, list, between | checkers, Promo::Both);
+            drops::<LEGAL>(pos, list, between);
         }
         GenType::Checks => {
             let mut all = MoveList::new();
-            generate(pos, GenType::NonEvasions, &mut all);
+            generate_impl::<LEGAL>(pos, GenType::NonEvasions, &mut all);
             for &m in all.iter() {
                 if pos.gives_check(m) {
                     list.push(m);
@@ -316,34 +346,26 @@ pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
     }
 }
 
+/// Append pseudo-legal moves of kind `gen` to `list`. `Evasions` requires the side to move
+/// to be in check; the others require it not to be.
+pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
+    generate_impl::<false>(pos, gen, list);
+}
+
+/// Like [`generate`], but only legal moves: pins, king safety and pawn-drop mate are
+/// resolved during generation.
+pub fn generate_legal(pos: &Position, gen: GenType, list: &mut MoveList) {
+    generate_impl::<true>(pos, gen, list);
+}
+
 /// All legal moves of the position.
 pub fn legal_moves(pos: &Position, list: &mut MoveList) {
-    let start = list.len();
     let gen = if pos.in_check() {
         GenType::Evasions
     } else {
         GenType::NonEvasions
     };
-    generate(pos, gen, list);
-    // Only king moves, pinned pieces and pawn drops can be illegal once pseudo-legal.
-    let us = pos.side_to_move();
-    let pinned = pos.pinned(us);
-    let ksq = pos.king_square(us);
-    let mut w = start;
-    for r in start..list.len() {
-        let m = list.as_slice()[r];
-        let needs_check = if m.is_drop() {
-            m.dropped() == PieceType::Pawn
-        } else {
-            let from = m.from();
-            Some(from) == ksq || pinned.has(from)
-        };
-        if !needs_check || pos.is_legal(m) {
-            list.moves[w] = m;
-            w += 1;
-        }
-    }
-    list.len = w;
+    generate_impl::<true>(pos, gen, list);
 }
 
 /// Convenience: the legal moves as a fresh list.
