@@ -5,6 +5,8 @@
 //! Bad input prints one line on stderr and exits with status 2.
 
 use hayanagi::shogi::perft::{perft, perft_divide};
+use hayanagi::engine::Engine;
+use hayanagi::search::{Info, Limits};
 use hayanagi::shogi::{legal, Position, Validation};
 use std::io::Write;
 use std::time::Instant;
@@ -25,6 +27,9 @@ commands:
   perft --sfen P --depth N [--divide]   count leaf nodes of the legal move tree
   moves --sfen P                        list legal moves (USI, ASCII order)
   sfen  --sfen P                        print the normalised SFEN
+  bench [--depth N]                     search built-in positions, print a node signature
+  analyze --sfen P [--movetime MS | --depth N | --nodes N] [--option Name=Value ...]
+                                        print USI info lines and a bestmove (5 s by default)
 options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
   --moves M     extra moves to play, e.g. \"7g7f 3c3d\"
@@ -45,6 +50,8 @@ struct Options {
 }
 
 const FLAGS: [&str; 2] = ["--divide", "--allow-extra-pieces"];
+/// Options that may be given more than once.
+const REPEATABLE: [&str; 1] = ["--option"];
 
 impl Options {
     fn parse(args: &[String], allowed: &[&str]) -> Result<Options, CliError> {
@@ -64,7 +71,7 @@ impl Options {
             let Some(v) = args.get(i + 1) else {
                 return Err(CliError(format!("option '{a}' needs a value")));
             };
-            if values.iter().any(|(k, _): &(String, String)| k == a) {
+            if !REPEATABLE.contains(&a.as_str()) && values.iter().any(|(k, _): &(String, String)| k == a) {
                 return Err(CliError(format!("option '{a}' given twice")));
             }
             values.push((a.clone(), v.clone()));
@@ -78,6 +85,10 @@ impl Options {
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    fn all(&self, name: &str) -> Vec<&str> {
+        self.values.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect()
     }
 
     fn flag(&self, name: &str) -> bool {
@@ -123,6 +134,8 @@ pub fn run(args: &[String]) -> i32 {
         "perft" => cmd_perft(rest),
         "moves" => cmd_moves(rest),
         "sfen" => cmd_sfen(rest),
+        "bench" => cmd_bench(rest),
+        "analyze" => cmd_analyze(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
             Ok(())
@@ -200,5 +213,83 @@ fn cmd_moves(args: &[String]) -> CliResult {
 fn cmd_sfen(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--sfen", "--moves", "--allow-extra-pieces"])?;
     say!("{}", o.position()?.to_sfen());
+    Ok(())
+}
+
+/// Built-in bench positions: openings, middle games, an endgame and the "matsuri"
+/// move-generation torture position.
+const BENCH_POSITIONS: [&str; 10] = [
+    "startpos",
+    "startpos moves 7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 5i6h 5a6b 6h7h 3a3b",
+    "startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d P*2c 2d2f 7a7b",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+    "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P1P/PPSP1P3/2GK3R1/LN3GSNL b Bb 29",
+    "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 13",
+    "7k1/9/9/9/l2s5/6snb/9/9/8K b 2G 1",
+    "3g1k3/9/2+P1p1n2/9/4N4/9/9/9/4K4 b RGr2b2g4s2n4l16p 1",
+];
+
+fn cmd_bench(args: &[String]) -> CliResult {
+    let o = Options::parse(args, &["--depth"])?;
+    let depth = o.number("--depth")?.unwrap_or(9);
+    if !(1..=64).contains(&depth) {
+        return Err(CliError(format!("--depth {depth} must be between 1 and 64")));
+    }
+    let engine = Engine::new();
+    engine.set_option("Hash", "16").map_err(|e| CliError(e.to_string()))?;
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    for (i, p) in BENCH_POSITIONS.iter().enumerate() {
+        engine.set_position(p).map_err(|e| CliError(format!("bench position {}: {e}", i + 1)))?;
+        engine.clear_hash().map_err(|e| CliError(e.to_string()))?;
+        let last: std::sync::Arc<std::sync::Mutex<Option<Info>>> = Default::default();
+        let sink = last.clone();
+        engine.set_info_sink(Some(Box::new(move |info: &Info| {
+            *sink.lock().unwrap() = Some(info.clone());
+        })));
+        let r = engine.search_blocking(Limits::depth(depth as u32)).map_err(|e| CliError(e.to_string()))?;
+        total_nodes += r.nodes;
+        let line = last.lock().unwrap().as_ref().map(|i| i.to_usi()).unwrap_or_default();
+        say!("position {}: {}", i + 1, p);
+        say!("  {line}");
+        say!("  {}", r.best.to_usi());
+    }
+    let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+    say!("Total time (ms): {}", (elapsed * 1000.0) as u64);
+    say!("Nodes searched: {total_nodes}");
+    say!("Nodes/second: {}", (total_nodes as f64 / elapsed) as u64);
+    Ok(())
+}
+
+fn cmd_analyze(args: &[String]) -> CliResult {
+    let o = Options::parse(args, &["--sfen", "--moves", "--movetime", "--depth", "--nodes", "--option", "--allow-extra-pieces"])?;
+    let pos = o.position()?;
+    let engine = Engine::new();
+    for opt in o.all("--option") {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--option '{opt}' must look like Name=Value")))?;
+        engine.set_option(name.trim(), value.trim()).map_err(|e| CliError(e.to_string()))?;
+    }
+    engine.set_position_value(pos).map_err(|e| CliError(e.to_string()))?;
+    let given = ["--movetime", "--depth", "--nodes"].iter().filter(|n| o.get(n).is_some()).count();
+    if given > 1 {
+        return Err(CliError("give at most one of --movetime, --depth, --nodes".into()));
+    }
+    let limits = if let Some(d) = o.number("--depth")? {
+        if !(1..=200).contains(&d) {
+            return Err(CliError(format!("--depth {d} must be between 1 and 200")));
+        }
+        Limits::depth(d as u32)
+    } else if let Some(n) = o.number("--nodes")? {
+        Limits::nodes(n.max(1))
+    } else {
+        Limits::movetime(o.number("--movetime")?.unwrap_or(5000).max(1))
+    };
+    engine.set_info_sink(Some(Box::new(|info: &Info| say!("{}", info.to_usi()))));
+    engine.set_bestmove_sink(Some(Box::new(|b| say!("{}", b.to_usi()))));
+    engine.search_blocking(limits).map_err(|e| CliError(e.to_string()))?;
     Ok(())
 }

@@ -2,4 +2,7 @@
 //!
 //! The rules core lives in [`shogi`]. Search, the engine facade and the C ABI build on it.
 
+pub mod engine;
+pub mod eval;
+pub mod search;
 pub mod shogi;

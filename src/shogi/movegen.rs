@@ -69,6 +69,11 @@ impl MoveList {
         &self.moves[..self.len]
     }
 
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;

@@ -1,0 +1,447 @@
+//! The engine facade: a safe Rust API that owns options, the position and its move
+//! history, the transposition table and the search thread.
+//!
+//! * `go` never blocks: it starts a search thread and returns. Every `go` that returns `Ok`
+//!   delivers exactly one best move to the best-move sink (a move, `resign` or `win`).
+//! * `stop` never blocks and is a no-op when idle; `wait` blocks with an optional timeout.
+//! * `set_position` and `set_option` during a search return [`EngineError::Busy`].
+//! * No global state: each engine has its own table, unless one is shared on purpose
+//!   ([`Engine::share_tt`]). The library never prints: output goes to the sinks, and
+//!   diagnostics to the log sink.
+//!
+//! Sinks run on the engine's search thread.
+
+use crate::search::time::{TimeManager, TimeOptions};
+use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
+use crate::search::worker::{Control, SearchConfig, SearchResult, Worker};
+use crate::search::{BestMove, Info, Limits, Report, Score};
+use crate::shogi::rules::DeclarationRule;
+use crate::shogi::{Move, Position, PositionError};
+use parking_lot::{Condvar, Mutex, RwLock};
+use std::fmt;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Largest hash table accepted, in MiB.
+pub const MAX_HASH_MIB: usize = 1 << 20;
+
+/// Engine options (USI names in [`Engine::set_option`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// `USI_Hash` / `Hash`: table size in MiB (default 16).
+    pub hash_mib: usize,
+    /// `Threads`: search threads (1 until parallel search lands).
+    pub threads: usize,
+    /// `MultiPV`: principal variations reported (1-32).
+    pub multipv: u32,
+    /// `NetworkDelay` (ms), `MinimumThinkingTime` (ms), `SlowMover` (%).
+    pub time: TimeOptions,
+    /// `EnteringKingRule`: `CSARule27` (default), `CSARule24`, `TryRule`, `NoEnteringKing`.
+    pub declaration: DeclarationRule,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            time: TimeOptions::default(),
+            declaration: DeclarationRule::Csa27,
+        }
+    }
+}
+
+/// What can go wrong when driving the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A search is running.
+    Busy,
+    /// The position text could not be used.
+    Position(PositionError),
+    /// No option of that name.
+    UnknownOption(String),
+    /// The option exists but the value is not acceptable.
+    InvalidOptionValue { name: String, value: String, reason: String },
+    /// The limits are not acceptable (e.g. an illegal `searchmoves` entry).
+    InvalidLimits(String),
+    /// The search thread failed (it panicked, or could not be started).
+    SearchFailed(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Busy => write!(f, "a search is running"),
+            EngineError::Position(e) => write!(f, "{e}"),
+            EngineError::UnknownOption(n) => write!(f, "unknown option '{n}'"),
+            EngineError::InvalidOptionValue { name, value, reason } => {
+                write!(f, "bad value '{value}' for option '{name}': {reason}")
+            }
+            EngineError::InvalidLimits(r) => write!(f, "bad search limits: {r}"),
+            EngineError::SearchFailed(r) => write!(f, "search failed: {r}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Receives info lines.
+pub type InfoSink = Box<dyn Fn(&Info) + Send + Sync>;
+/// Receives the best move at the end of each search.
+pub type BestMoveSink = Box<dyn Fn(&BestMove) + Send + Sync>;
+/// Receives diagnostics.
+pub type LogSink = Box<dyn Fn(&str) + Send + Sync>;
+
+#[derive(Default)]
+struct Sinks {
+    info: Option<InfoSink>,
+    bestmove: Option<BestMoveSink>,
+    log: Option<LogSink>,
+}
+
+impl Report for Sinks {
+    fn info(&self, info: &Info) {
+        if let Some(f) = &self.info {
+            f(info);
+        }
+    }
+}
+
+/// A transposition-table hit for the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtProbe {
+    /// The stored move, checked legal in the position (None if absent or not legal).
+    pub best_move: Option<Move>,
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Shared {
+    position: Mutex<Position>,
+    options: Mutex<EngineOptions>,
+    tt: RwLock<Arc<TranspositionTable>>,
+    sinks: Arc<RwLock<Sinks>>,
+    control: Mutex<Arc<Control>>,
+    /// True from `go` until the best move has been delivered.
+    searching: Mutex<bool>,
+    idle: Condvar,
+    last_result: Mutex<Option<SearchResult>>,
+}
+
+/// A shogi engine.
+pub struct Engine {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options, the start position and its own 16 MiB table.
+    pub fn new() -> Engine {
+        let options = EngineOptions::default();
+        let tt = Arc::new(TranspositionTable::new(options.hash_mib));
+        Engine {
+            shared: Arc::new(Shared {
+                position: Mutex::new(Position::startpos()),
+                options: Mutex::new(options),
+                tt: RwLock::new(tt),
+                sinks: Arc::new(RwLock::new(Sinks::default())),
+                control: Mutex::new(Arc::new(Control::new())),
+                searching: Mutex::new(false),
+                idle: Condvar::new(),
+                last_result: Mutex::new(None),
+            }),
+            thread: Mutex::new(None),
+        }
+    }
+
+    /// Set the sink for info lines (replaces the previous one).
+    pub fn set_info_sink(&self, sink: Option<InfoSink>) {
+        self.shared.sinks.write().info = sink;
+    }
+
+    /// Set the sink for best moves (replaces the previous one).
+    pub fn set_bestmove_sink(&self, sink: Option<BestMoveSink>) {
+        self.shared.sinks.write().bestmove = sink;
+    }
+
+    /// Set the sink for diagnostics (replaces the previous one).
+    pub fn set_log_sink(&self, sink: Option<LogSink>) {
+        self.shared.sinks.write().log = sink;
+    }
+
+    fn log(&self, msg: &str) {
+        if let Some(f) = &self.shared.sinks.read().log {
+            f(msg);
+        }
+    }
+
+    /// True from `go` until the search's best move has been delivered.
+    pub fn is_searching(&self) -> bool {
+        *self.shared.searching.lock()
+    }
+
+    /// Set the position from a USI position argument (`startpos moves ...`, `sfen ...`).
+    pub fn set_position(&self, usi: &str) -> Result<(), EngineError> {
+        let pos = Position::from_usi_position(usi).map_err(EngineError::Position)?;
+        self.set_position_value(pos)
+    }
+
+    /// Set the position from a `Position` value (with its move history).
+    pub fn set_position_value(&self, pos: Position) -> Result<(), EngineError> {
+        let searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        *self.shared.position.lock() = pos;
+        Ok(())
+    }
+
+    /// A copy of the current position.
+    pub fn position(&self) -> Position {
+        self.shared.position.lock().clone()
+    }
+
+    /// Current options.
+    pub fn options(&self) -> EngineOptions {
+        self.shared.options.lock().clone()
+    }
+
+    /// Set an option by its USI name. Names are case-insensitive.
+    pub fn set_option(&self, name: &str, value: &str) -> Result<(), EngineError> {
+        let searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        let bad = |reason: &str| EngineError::InvalidOptionValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        };
+        let number = |lo: u64, hi: u64| -> Result<u64, EngineError> {
+            let v: u64 = value.trim().parse().map_err(|_| bad("not a number"))?;
+            if v < lo || v > hi {
+                return Err(bad(&format!("must be between {lo} and {hi}")));
+            }
+            Ok(v)
+        };
+        let mut opts = self.shared.options.lock();
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => {
+                let mib = number(1, MAX_HASH_MIB as u64)? as usize;
+                if mib != opts.hash_mib {
+                    // Build the new table before dropping the old one's reference; the
+                    // old one is freed when the last sharer lets go.
+                    *self.shared.tt.write() = Arc::new(TranspositionTable::new(mib));
+                    opts.hash_mib = mib;
+                }
+            }
+            "threads" => opts.threads = number(1, 1)? as usize,
+            "multipv" => opts.multipv = number(1, 32)? as u32,
+            "networkdelay" => opts.time.network_delay = number(0, 10_000)?,
+            "minimumthinkingtime" => opts.time.minimum_thinking_time = number(0, 60_000)?,
+            "slowmover" => opts.time.slow_mover = number(1, 1000)?,
+            "enteringkingrule" => {
+                opts.declaration = match value.trim() {
+                    "CSARule27" => DeclarationRule::Csa27,
+                    "CSARule24" => DeclarationRule::Points24,
+                    "TryRule" => DeclarationRule::Try,
+                    "NoEnteringKing" => DeclarationRule::Off,
+                    _ => return Err(bad("expected CSARule27, CSARule24, TryRule or NoEnteringKing")),
+                }
+            }
+            _ => return Err(EngineError::UnknownOption(name.to_string())),
+        }
+        Ok(())
+    }
+
+    /// The table this engine uses.
+    pub fn tt(&self) -> Arc<TranspositionTable> {
+        self.shared.tt.read().clone()
+    }
+
+    /// Use `tt` from now on (e.g. another engine's table, to share it on purpose).
+    pub fn share_tt(&self, tt: Arc<TranspositionTable>) -> Result<(), EngineError> {
+        let searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        self.shared.options.lock().hash_mib = tt.size_mib();
+        *self.shared.tt.write() = tt;
+        Ok(())
+    }
+
+    /// Forget the table's contents.
+    pub fn clear_hash(&self) -> Result<(), EngineError> {
+        let searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        self.tt().clear();
+        Ok(())
+    }
+
+    /// Permille of the table used by the current (or last) search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt().hashfull_permille()
+    }
+
+    /// What the table holds for the current position.
+    pub fn probe_tt(&self) -> Option<TtProbe> {
+        let pos = self.shared.position.lock();
+        let e = self.tt().probe(pos.key())?;
+        let best_move = Some(e.mv).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
+        Some(TtProbe {
+            best_move,
+            score: Score::from_internal(score_from_tt(e.score, 0)),
+            depth: e.depth,
+            bound: e.bound,
+        })
+    }
+
+    /// Start searching the current position. Returns at once.
+    pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
+        let mut searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        let pos = self.shared.position.lock().clone();
+        for &m in &limits.searchmoves {
+            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+                return Err(EngineError::InvalidLimits(format!("searchmoves: {m} is not legal")));
+            }
+        }
+        if let Some(n) = limits.multipv {
+            if !(1..=32).contains(&n) {
+                return Err(EngineError::InvalidLimits(format!("multipv {n} is not in 1..=32")));
+            }
+        }
+        // The previous search thread has delivered its move; reap it.
+        if let Some(h) = self.thread.lock().take() {
+            let _ = h.join();
+        }
+        let opts = self.shared.options.lock().clone();
+        let control = Arc::new(Control::new());
+        control.waiting.store(limits.infinite || limits.ponder, Ordering::Release);
+        *self.shared.control.lock() = control.clone();
+        *self.shared.last_result.lock() = None;
+        *searching = true;
+        drop(searching);
+
+        let shared = self.shared.clone();
+        let tt = self.tt();
+        let time = TimeManager::new(&limits, pos.side_to_move(), pos.move_number(), &opts.time);
+        let config = SearchConfig {
+            multipv: opts.multipv,
+            declaration: opts.declaration,
+            ..SearchConfig::default()
+        };
+        let handle = std::thread::Builder::new()
+            .name("hayanagi-search".into())
+            .spawn(move || {
+                let sinks = shared.sinks.clone();
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut worker = Worker::new(pos, tt, control, limits, config, time);
+                    let report = sinks.read();
+                    worker.run(&*report)
+                }));
+                let best = match result {
+                    Ok(r) => {
+                        let best = r.best;
+                        *shared.last_result.lock() = Some(r);
+                        best
+                    }
+                    Err(_) => {
+                        if let Some(f) = &sinks.read().log {
+                            f("search thread panicked; answering resign");
+                        }
+                        BestMove::Resign
+                    }
+                };
+                if let Some(f) = &sinks.read().bestmove {
+                    f(&best);
+                }
+                *shared.searching.lock() = false;
+                shared.idle.notify_all();
+            });
+        match handle {
+            Ok(h) => {
+                *self.thread.lock() = Some(h);
+                Ok(())
+            }
+            Err(e) => {
+                *self.shared.searching.lock() = false;
+                self.log(&format!("could not start the search thread: {e}"));
+                Err(EngineError::SearchFailed(format!("could not start the search thread: {e}")))
+            }
+        }
+    }
+
+    /// Ask the running search to finish now (no-op when idle). Does not block.
+    pub fn stop(&self) {
+        let control = self.shared.control.lock().clone();
+        control.stop.store(true, Ordering::Release);
+        control.waiting.store(false, Ordering::Release);
+    }
+
+    /// The predicted move was played: the ponder search becomes a normal timed search.
+    pub fn ponderhit(&self) {
+        let control = self.shared.control.lock().clone();
+        control.ponderhit.store(true, Ordering::Release);
+        control.waiting.store(false, Ordering::Release);
+    }
+
+    /// Block until the search has delivered its best move; `None` waits forever. Returns
+    /// false on timeout.
+    pub fn wait(&self, timeout: Option<Duration>) -> bool {
+        let mut searching = self.shared.searching.lock();
+        match timeout {
+            None => {
+                while *searching {
+                    self.shared.idle.wait(&mut searching);
+                }
+                true
+            }
+            Some(t) => {
+                let deadline = std::time::Instant::now() + t;
+                while *searching {
+                    if self.shared.idle.wait_until(&mut searching, deadline).timed_out() {
+                        return !*searching;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// The result of the last finished search.
+    pub fn last_result(&self) -> Option<SearchResult> {
+        self.shared.last_result.lock().clone()
+    }
+
+    /// Run a search to completion on the calling thread's behalf and return its result.
+    pub fn search_blocking(&self, limits: Limits) -> Result<SearchResult, EngineError> {
+        self.go(limits)?;
+        self.wait(None);
+        self.last_result()
+            .ok_or_else(|| EngineError::SearchFailed("the search thread panicked".into()))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(h) = self.thread.lock().take() {
+            let _ = h.join();
+        }
+    }
+}

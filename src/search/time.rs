@@ -1,0 +1,159 @@
+//! Time management: a soft limit (when to stop between iterations, scaled by how stable
+//! the best move is) and a hard limit (checked inside the search), with a network-delay
+//! safety margin so that the engine never loses on time.
+
+use super::limits::Limits;
+use crate::shogi::Color;
+use std::time::{Duration, Instant};
+
+/// Options that shape the time manager (USI `NetworkDelay`-style).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeOptions {
+    /// Kept back from every deadline for GUI and network latency (ms).
+    pub network_delay: u64,
+    /// Think at least this long when the clock allows (ms).
+    pub minimum_thinking_time: u64,
+    /// Percentage scaling of the planned time per move.
+    pub slow_mover: u64,
+}
+
+impl Default for TimeOptions {
+    fn default() -> Self {
+        TimeOptions {
+            network_delay: 120,
+            minimum_thinking_time: 100,
+            slow_mover: 100,
+        }
+    }
+}
+
+/// Deadlines of one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    /// Planned time; `None` when time does not limit the search.
+    soft: Option<u64>,
+    /// Never think longer than this.
+    hard: Option<u64>,
+}
+
+impl TimeManager {
+    /// Plan the search of `limits` for side `us` at move `move_number`.
+    pub fn new(limits: &Limits, us: Color, move_number: u32, opts: &TimeOptions) -> TimeManager {
+        let start = Instant::now();
+        let delay = opts.network_delay;
+        if limits.infinite {
+            return TimeManager { start, soft: None, hard: None };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(delay).max(1);
+            return TimeManager {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        if !limits.uses_clock() {
+            return TimeManager { start, soft: None, hard: None };
+        }
+        let remain = limits.time[us.index()].unwrap_or(0);
+        let inc = limits.increment[us.index()];
+        let byo = limits.byoyomi;
+        // Everything that may be spent on this move: the clock (plus byoyomi), less the margin.
+        let cap = (remain + byo).saturating_sub(delay).max(1);
+        if remain <= delay && byo > 0 {
+            // Pure byoyomi: unused byoyomi is lost anyway, so use it.
+            return TimeManager {
+                start,
+                soft: Some(cap),
+                hard: Some(cap),
+            };
+        }
+        // Shogi games run long; plan for fewer moves left as the game goes on.
+        let moves_to_go = (50u64.saturating_sub(move_number as u64 / 4)).max(20);
+        let base = remain / moves_to_go + inc * 3 / 4 + byo;
+        let soft = (base * opts.slow_mover / 100).max(opts.minimum_thinking_time).min(cap);
+        let hard = (soft * 4).max(byo.saturating_sub(delay)).min(cap).min(remain / 3 + byo.saturating_sub(delay)).max(soft.min(cap));
+        TimeManager {
+            start,
+            soft: Some(soft),
+            hard: Some(hard),
+        }
+    }
+
+    /// Restart the clock (at `ponderhit`: the GUI's clock starts then).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    pub fn soft_ms(&self) -> Option<u64> {
+        self.soft
+    }
+
+    pub fn hard_ms(&self) -> Option<u64> {
+        self.hard
+    }
+
+    /// Past the hard limit?
+    #[inline]
+    pub fn hard_exceeded(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed_ms() >= h)
+    }
+
+    /// Should the next iteration not start? `instability` >= 0 grows when the best move
+    /// keeps changing (more time) and stays 0 when it is stable (less time).
+    pub fn should_stop_iterating(&self, instability: f64) -> bool {
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let factor = (0.5 + instability).clamp(0.5, 2.0);
+        let budget = soft as f64 * factor;
+        // The next iteration usually costs more than all before it: do not start one that
+        // cannot finish within the budget.
+        self.elapsed_ms() as f64 >= budget * 0.6
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tm(l: Limits) -> TimeManager {
+        TimeManager::new(&l, Color::Black, 30, &TimeOptions::default())
+    }
+
+    #[test]
+    fn plans_stay_inside_the_clock() {
+        let m = tm(Limits::movetime(1000));
+        assert_eq!((m.soft, m.hard), (Some(880), Some(880)));
+        let mut l = Limits::default();
+        l.byoyomi = 10_000;
+        l.time = [Some(0), Some(0)];
+        let m = tm(l.clone());
+        assert_eq!(m.hard, Some(9_880));
+        l.time = [Some(60_000), Some(60_000)];
+        let m = tm(l.clone());
+        assert!(m.soft.unwrap() >= 10_000 && m.hard.unwrap() <= 69_880);
+        // Sudden death with little left: never plan beyond what remains.
+        let mut l = Limits::default();
+        l.time = [Some(300), Some(300)];
+        let m = tm(l);
+        assert!(m.hard.unwrap() <= 180);
+        // Fischer.
+        let mut l = Limits::default();
+        l.time = [Some(10_000), Some(10_000)];
+        l.increment = [2_000, 2_000];
+        let m = tm(l);
+        assert!(m.soft.unwrap() >= 1_500 && m.hard.unwrap() <= 9_880);
+        assert_eq!(tm(Limits::infinite()).hard, None);
+        assert_eq!(tm(Limits::depth(5)).hard, None);
+    }
+}

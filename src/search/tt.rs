@@ -1,0 +1,411 @@
+//! Shared transposition table (seeds ch. 9.1, and the TT wiki page).
+//!
+//! Each entry is 16 bytes: two atomic `u64`s. The payload packs (seeds ch. 9.1.2):
+//!
+//! ```text
+//!  bit 0-15   move (Move::raw)          bit 16-19  piece type that moves (0 for drops)
+//!  bit 20-35  score (i16)               bit 36-43  depth + 1
+//!  bit 44-45  bound (0 exact, 1 lower, 2 upper)
+//!  bit 46-53  generation
+//! ```
+//!
+//! Four entries form a 64-byte cluster (seeds ch. 9.1.3), one cache line; a key selects a
+//! cluster by a multiply-high of the key and the cluster count, so any size in MiB works.
+//!
+//! Lock-free torn-entry detection: the seed reads key, payload, key again, which still
+//! lets one writer's key pair with another writer's payload when two writers race on the
+//! same slot. Here the key word stores `key ^ payload`: a reader accepts an entry only when
+//! `stored_key ^ payload == key`, so a payload that was not written together with that key
+//! word is rejected (up to a 2^-64 coincidence). Moves read from the table are still
+//! validated with `is_pseudo_legal` + `is_legal` by the search before use.
+
+use crate::shogi::{Move, PieceType};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Kind of score stored (seeds ch. 9.1.1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The exact value (a PV node).
+    Exact = 0,
+    /// A lower bound (beta cut-off).
+    Lower = 1,
+    /// An upper bound (every move failed low).
+    Upper = 2,
+}
+
+/// One entry, unpacked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TtEntry {
+    pub key: u64,
+    pub mv: Move,
+    /// Type of the piece that moves (None for drops or no move).
+    pub piece: Option<PieceType>,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    pub generation: u8,
+}
+
+impl TtEntry {
+    fn pack(&self) -> u64 {
+        let piece = self.piece.map_or(0, |p| p as u64);
+        let score = (self.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16) as u16 as u64;
+        let depth = (self.depth.clamp(-1, 254) + 1) as u64;
+        self.mv.raw() as u64
+            | (piece << 16)
+            | (score << 20)
+            | (depth << 36)
+            | ((self.bound as u64) << 44)
+            | ((self.generation as u64) << 46)
+    }
+
+    fn unpack(key: u64, p: u64) -> TtEntry {
+        let bound = match (p >> 44) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        TtEntry {
+            key,
+            mv: Move::from_raw(p as u16),
+            piece: PieceType::from_u8(((p >> 16) & 0xf) as u8),
+            score: ((p >> 20) & 0xffff) as u16 as i16 as i32,
+            depth: ((p >> 36) & 0xff) as i32 - 1,
+            bound,
+            generation: ((p >> 46) & 0xff) as u8,
+        }
+    }
+}
+
+/// Entries per cluster (seeds ch. 9.1.3).
+pub const CLUSTER_SIZE: usize = 4;
+
+#[derive(Default)]
+struct Slot {
+    /// `key ^ payload`.
+    check: AtomicU64,
+    payload: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster {
+    slots: [Slot; CLUSTER_SIZE],
+}
+
+/// Mate scores at or beyond this magnitude get ply correction (seeds ch. 9.1.8).
+pub const MATE_THRESHOLD: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
+
+/// Score as stored: mate distances measured from this node, not from the root.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_THRESHOLD {
+        score + ply as i32
+    } else if score <= -MATE_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Score as used at `ply`: mate distances measured from the root again.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_THRESHOLD {
+        score - ply as i32
+    } else if score <= -MATE_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A lock-free table shared by every search thread (and, on purpose, by several engines).
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    generation: AtomicU8,
+    mib: usize,
+}
+
+fn replacement_score(e: &TtEntry, generation: u8) -> usize {
+    // seeds ch. 9.1.6: older generations first, then shallower entries.
+    let age_penalty = if e.generation == generation { 0 } else { 1024 };
+    age_penalty + (255 - (e.depth.max(-1) + 1).min(255)) as usize
+}
+
+impl TranspositionTable {
+    /// A table of `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib.max(1) << 20) / std::mem::size_of::<Cluster>();
+        let mut clusters = Vec::new();
+        clusters.resize_with(count.max(1), Cluster::default);
+        TranspositionTable {
+            clusters,
+            generation: AtomicU8::new(0),
+            mib: mib.max(1),
+        }
+    }
+
+    /// Size in MiB.
+    pub fn size_mib(&self) -> usize {
+        self.mib
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.clusters.len() * CLUSTER_SIZE
+    }
+
+    /// Forget everything.
+    pub fn clear(&self) {
+        for c in &self.clusters {
+            for s in &c.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.payload.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search (seeds ch. 9.1.6).
+    pub fn next_generation(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[i]
+    }
+
+    /// Read the entry stored for `key`, if any and not torn.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for s in &self.cluster(key).slots {
+            let payload = s.payload.load(Ordering::Acquire);
+            let check = s.check.load(Ordering::Acquire);
+            if payload != 0 && check ^ payload == key {
+                return Some(TtEntry::unpack(key, payload));
+            }
+        }
+        None
+    }
+
+    /// Store an entry (seeds ch. 9.1.5): same position overwritten unless the stored one
+    /// is of this generation and deeper; else an empty slot; else the slot with the highest
+    /// replacement score.
+    pub fn store(&self, key: u64, mv: Move, piece: Option<PieceType>, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation();
+        let entry = TtEntry {
+            key,
+            mv,
+            piece,
+            score,
+            depth,
+            bound,
+            generation,
+        };
+        let cluster = self.cluster(key);
+        let mut victim = 0;
+        let mut victim_score = 0;
+        for (i, s) in cluster.slots.iter().enumerate() {
+            let payload = s.payload.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if payload == 0 {
+                victim = i;
+                break;
+            }
+            let old = TtEntry::unpack(check ^ payload, payload);
+            if check ^ payload == key {
+                if old.generation == generation && depth < old.depth {
+                    return;
+                }
+                // Keep the old move when the new search found none.
+                let mut e = entry;
+                if e.mv.is_none() {
+                    e.mv = old.mv;
+                    e.piece = old.piece;
+                }
+                write(s, key, e.pack());
+                return;
+            }
+            let r = replacement_score(&old, generation);
+            if r > victim_score {
+                victim_score = r;
+                victim = i;
+            }
+        }
+        write(&cluster.slots[victim], key, entry.pack());
+    }
+
+    /// Permille of sampled entries written in the current generation (seeds ch. 9.1.7).
+    pub fn hashfull_permille(&self) -> u32 {
+        let generation = self.generation();
+        let total = self.capacity();
+        let samples = 1000.min(total);
+        let mut used = 0;
+        for sample in 0..samples {
+            let idx = sample * total / samples;
+            let s = &self.clusters[idx / CLUSTER_SIZE].slots[idx % CLUSTER_SIZE];
+            let payload = s.payload.load(Ordering::Relaxed);
+            if payload != 0 && ((payload >> 46) & 0xff) as u8 == generation {
+                used += 1;
+            }
+        }
+        (used * 1000 / samples) as u32
+    }
+}
+
+#[inline(always)]
+fn write(s: &Slot, key: u64, payload: u64) {
+    // Payload first, then the check word (seeds ch. 9.1.5 order); a reader that sees a
+    // mismatched pair rejects it through the XOR check.
+    s.payload.store(payload, Ordering::Release);
+    s.check.store(key ^ payload, Ordering::Release);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    fn mv(s: &str) -> Move {
+        Move::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn packing_round_trips() {
+        for (score, depth, bound) in [(0, 0, Bound::Exact), (-32000, -1, Bound::Upper), (31999, 254, Bound::Lower), (-5, 7, Bound::Exact)] {
+            for m in ["7g7f", "P*5e", "8h2b+"] {
+                let e = TtEntry {
+                    key: 0x1234_5678_9abc_def0,
+                    mv: mv(m),
+                    piece: Some(PieceType::Bishop),
+                    score,
+                    depth,
+                    bound,
+                    generation: 200,
+                };
+                assert_eq!(TtEntry::unpack(e.key, e.pack()), e);
+            }
+        }
+        // 16-byte entries, 64-byte clusters.
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
+        assert_eq!(std::mem::size_of::<Cluster>(), 64);
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, mv("7g7f"), Some(PieceType::Pawn), 31, 5, Bound::Exact);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (mv("7g7f"), 31, 5, Bound::Exact));
+        // Same generation, shallower non-exact result: refused.
+        tt.store(42, mv("2g2f"), Some(PieceType::Pawn), 10, 3, Bound::Lower);
+        assert_eq!(tt.probe(42).unwrap().depth, 5);
+        // Deeper: replaces.
+        tt.store(42, mv("2g2f"), Some(PieceType::Pawn), 10, 8, Bound::Lower);
+        assert_eq!(tt.probe(42).unwrap().mv, mv("2g2f"));
+        // A new generation may overwrite with a shallower result.
+        tt.next_generation();
+        tt.store(42, Move::NONE, None, 7, 1, Bound::Upper);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.depth, e.mv), (1, mv("2g2f")), "move kept when none is given");
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    /// Keys that land in one cluster of a one-cluster table.
+    #[test]
+    fn replacement_prefers_old_then_shallow() {
+        let tt = TranspositionTable::new(1);
+        // Find 6 keys in the same cluster.
+        let target = tt.cluster(1) as *const Cluster;
+        let keys: Vec<u64> = (1u64..).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).filter(|&k| std::ptr::eq(tt.cluster(k), target)).take(6).collect();
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, mv("7g7f"), None, 0, 10 + i as i32, Bound::Exact);
+        }
+        // Full cluster, same generation: the shallowest (depth 10) goes.
+        tt.store(keys[4], mv("7g7f"), None, 0, 20, Bound::Exact);
+        assert!(tt.probe(keys[0]).is_none());
+        assert!(tt.probe(keys[1]).is_some() && tt.probe(keys[4]).is_some());
+        // After a new generation, an old entry goes before any current one, even a deep one.
+        tt.next_generation();
+        tt.store(keys[1], mv("7g7f"), None, 0, 1, Bound::Exact); // refresh keys[1], shallow
+        tt.store(keys[5], mv("7g7f"), None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[1]).is_some(), "current generation kept");
+        let survivors = [keys[2], keys[3], keys[4]].iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert_eq!(survivors, 2, "one old entry replaced");
+        assert!(tt.probe(keys[4]).is_some(), "the deepest old entry survives");
+    }
+
+    #[test]
+    fn hashfull_counts_current_generation() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull_permille(), 0);
+        for k in 0..(tt.capacity() as u64 * 2) {
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, mv("7g7f"), None, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull_permille() > 900);
+        tt.next_generation();
+        assert_eq!(tt.hashfull_permille(), 0);
+    }
+
+    #[test]
+    fn mate_scores_are_ply_corrected() {
+        // Found at ply 5: mate 3 plies later = MATE - 8 from the root.
+        let s = MATE - 8;
+        assert_eq!(score_to_tt(s, 5), MATE - 3);
+        assert_eq!(score_from_tt(MATE - 3, 2), MATE - 5);
+        assert_eq!(score_to_tt(-(MATE - 8), 5), -(MATE - 3));
+        assert_eq!(score_from_tt(-(MATE - 3), 2), -(MATE - 5));
+        assert_eq!(score_to_tt(123, 9), 123);
+        assert_eq!(score_from_tt(-123, 9), -123);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_torn_entries() {
+        let tt = std::sync::Arc::new(TranspositionTable::new(1));
+        // Keys confined to the first 4 clusters, so that writers of different keys race
+        // on the same slots all the time.
+        let span = u64::MAX / (tt.clusters.len() as u64 / 4);
+        let threads: Vec<_> = (0..4u64)
+            .map(|t| {
+                let tt = tt.clone();
+                std::thread::spawn(move || {
+                    let mut seen = 0u32;
+                    let mut bad = 0;
+                    let mut x = 0x2545_F491_4F6C_DD1Du64 ^ t;
+                    for _ in 0..400_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = (x % span) | 1;
+                        // Every payload is a function of its key.
+                        let score = (key >> 50) as i32;
+                        let depth = (key >> 40) as i32 & 0x7f;
+                        tt.store(key, Move::from_raw((key >> 3) as u16), None, score, depth, Bound::Exact);
+                        // Probe a key another thread may be writing.
+                        let other = ((x >> 7) % span) | 1;
+                        for k in [key, other] {
+                            if let Some(e) = tt.probe(k) {
+                                seen += 1;
+                                let (s, d) = ((k >> 50) as i32, (k >> 40) as i32 & 0x7f);
+                                if e.score != s || e.depth != d || e.mv.raw() != (k >> 3) as u16 {
+                                    bad += 1;
+                                }
+                            }
+                        }
+                    }
+                    assert!(seen > 1000, "the test must actually read entries");
+                    bad
+                })
+            })
+            .collect();
+        let bad: u32 = threads.into_iter().map(|h| h.join().unwrap()).sum();
+        assert_eq!(bad, 0);
+    }
+}

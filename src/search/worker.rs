@@ -1,0 +1,749 @@
+//! One search thread: iterative deepening with aspiration windows over PVS alpha-beta and
+//! a quiescence search, following seeds ch. 9 (TT use 9.1.9, null move 9.2, LMR 9.3,
+//! ordering 9.4, SEE pruning 9.5, killers/history 9.6, TT store 9.7).
+
+use super::limits::Limits;
+use super::ordering::{pick_next, Heuristics};
+use super::time::TimeManager;
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRESHOLD};
+use super::{mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY};
+use crate::eval::Evaluator;
+use crate::shogi::movegen::MAX_MOVES;
+use crate::shogi::rules::{DeclarationRule, Repetition};
+use crate::shogi::{generate_legal, legal, GenType, Move, MoveList, PieceType, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// seeds ch. 9.2: R = 2 + depth/4.
+const NULL_MOVE_BASE_REDUCTION: i32 = 2;
+/// seeds ch. 9.5: captures losing more than this by SEE are skipped in quiescence.
+const QSEARCH_SEE_MARGIN: i32 = -120;
+/// First aspiration window half-width.
+const ASPIRATION_DELTA: i32 = 40;
+/// Depth stored for quiescence results (below any main-search depth).
+const QS_DEPTH: i32 = -1;
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// Shared control of a running search.
+pub struct Control {
+    /// Set by `stop` (or by the search itself when a limit is reached).
+    pub stop: AtomicBool,
+    /// True while pondering or in an infinite search: the search must not end by itself.
+    pub waiting: AtomicBool,
+    /// Set by `ponderhit`: restart the clock.
+    pub ponderhit: AtomicBool,
+    /// Nodes searched by all threads.
+    pub nodes: AtomicU64,
+}
+
+impl Control {
+    pub fn new() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            waiting: AtomicBool::new(false),
+            ponderhit: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+    pub bound: ScoreBound,
+}
+
+/// Per-ply scratch space.
+struct Frame {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    pv: Vec<Move>,
+}
+
+/// Settings that do not change during a search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub multipv: u32,
+    pub declaration: DeclarationRule,
+    /// Minimum interval between reports of intermediate iterations (ms).
+    pub info_interval_ms: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            multipv: 1,
+            declaration: DeclarationRule::Csa27,
+            info_interval_ms: 100,
+        }
+    }
+}
+
+/// Result of a completed search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: BestMove,
+    pub score: Option<i32>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub root_moves: Vec<RootMove>,
+}
+
+/// A search thread's state.
+pub struct Worker {
+    pos: Position,
+    eval: Evaluator,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    heur: Heuristics,
+    frames: Vec<Frame>,
+    limits: Limits,
+    config: SearchConfig,
+    time: TimeManager,
+    nodes: u64,
+    seldepth: usize,
+    root_moves: Vec<RootMove>,
+    completed_depth: u32,
+    last_info_ms: Option<u64>,
+}
+
+impl Worker {
+    pub fn new(
+        pos: Position,
+        tt: Arc<TranspositionTable>,
+        control: Arc<Control>,
+        limits: Limits,
+        config: SearchConfig,
+        time: TimeManager,
+    ) -> Worker {
+        let eval = Evaluator::new(&pos);
+        let frames = (0..MAX_PLY + 2)
+            .map(|_| Frame {
+                moves: MoveList::new(),
+                scores: [0; MAX_MOVES],
+                pv: Vec::new(),
+            })
+            .collect();
+        Worker {
+            pos,
+            eval,
+            tt,
+            control,
+            heur: Heuristics::new(MAX_PLY),
+            frames,
+            limits,
+            config,
+            time,
+            nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            last_info_ms: None,
+        }
+    }
+
+    /// Nodes searched by this worker.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.control.stop.load(Ordering::Relaxed)
+    }
+
+    /// Count a node and check the limits: nodes exactly, the clock every 1024 nodes.
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        self.control.nodes.fetch_add(1, Ordering::Relaxed);
+        if let Some(max) = self.limits.nodes {
+            if self.control.nodes.load(Ordering::Relaxed) >= max {
+                self.control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes % CLOCK_INTERVAL == 0 {
+            if self.control.ponderhit.swap(false, Ordering::Relaxed) {
+                self.time.restart();
+            }
+            if !self.control.waiting.load(Ordering::Relaxed) && self.time.hard_exceeded() {
+                self.control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn do_move(&mut self, m: Move) {
+        self.eval.do_move(&self.pos, m);
+        self.pos.do_move(m);
+    }
+
+    fn undo_move(&mut self) {
+        self.pos.undo_move();
+        self.eval.undo_move();
+    }
+
+    /// Run iterative deepening and return the result. `report` receives info lines.
+    pub fn run(&mut self, report: &dyn Report) -> SearchResult {
+        self.tt.next_generation();
+        // Entering-king declaration wins outright.
+        if let Some(crate::shogi::GameState::Win { .. }) = self.pos.declaration(self.config.declaration) {
+            return self.finish(BestMove::Win, None);
+        }
+        let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
+        if !self.limits.searchmoves.is_empty() {
+            moves.retain(|m| self.limits.searchmoves.contains(m));
+        }
+        if moves.is_empty() {
+            return self.finish(BestMove::Resign, None);
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+                bound: ScoreBound::Exact,
+            })
+            .collect();
+        let multipv = (self.limits.multipv.unwrap_or(self.config.multipv).clamp(1, 32) as usize).min(self.root_moves.len());
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 10).min(MAX_PLY as u32 - 10);
+        let mut instability = 0.0f64;
+        let mut last_best = Move::NONE;
+        for depth in 1..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_THRESHOLD {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.root_search(depth as i32, alpha, beta, pv_idx);
+                    // Stable sort keeps the previous order among equal scores.
+                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                        self.root_moves[pv_idx].bound = ScoreBound::Upper;
+                        self.report_bound(report, depth, pv_idx);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITE);
+                        self.root_moves[pv_idx].bound = ScoreBound::Lower;
+                        self.report_bound(report, depth, pv_idx);
+                    } else {
+                        self.root_moves[pv_idx].bound = ScoreBound::Exact;
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                // An interrupted iteration still ranks moves it finished; keep its best
+                // move only if it was searched fully (it sits first with a real score).
+                if self.root_moves[0].score == -INFINITE {
+                    self.root_moves.sort_by(|a, b| b.prev_score.cmp(&a.prev_score));
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            self.report_iteration(report, depth, multipv, false);
+            let best = self.root_moves[0].mv;
+            instability = instability * 0.5 + if best != last_best && depth > 1 { 1.0 } else { 0.0 };
+            last_best = best;
+            // A mate found and proven shorter than the depth: deeper search changes nothing.
+            let top = self.root_moves[0].score;
+            if top.abs() >= MATE_THRESHOLD && (super::MATE - top.abs()) < depth as i32 && self.limits.depth.is_none() && multipv == 1 && !self.control.waiting.load(Ordering::Relaxed) {
+                break;
+            }
+            if self.control.ponderhit.swap(false, Ordering::Relaxed) {
+                self.time.restart();
+            }
+            if !self.control.waiting.load(Ordering::Relaxed) && self.time.should_stop_iterating(instability) {
+                break;
+            }
+        }
+        // Pondering and infinite searches wait for `stop` / `ponderhit` before answering.
+        self.wait_while_required();
+        let best = self.root_moves[0].mv;
+        let ponder = match self.root_moves[0].pv.get(1) {
+            Some(&p) => Some(p),
+            None => self.ponder_from_tt(best),
+        };
+        self.report_iteration(report, self.completed_depth.max(1), multipv, true);
+        let top = &self.root_moves[0];
+        let score = Some(if top.score > -INFINITE { top.score } else { top.prev_score }).filter(|&s| s > -INFINITE);
+        self.finish(BestMove::Move { best, ponder }, score)
+    }
+
+    fn wait_while_required(&self) {
+        while self.control.waiting.load(Ordering::Acquire) && !self.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    fn finish(&mut self, best: BestMove, score: Option<i32>) -> SearchResult {
+        if matches!(best, BestMove::Win | BestMove::Resign) {
+            self.wait_while_required();
+        }
+        SearchResult {
+            best,
+            score,
+            depth: self.completed_depth,
+            nodes: self.nodes,
+            root_moves: self.root_moves.clone(),
+        }
+    }
+
+    fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+        self.pos.do_move(best);
+        let m = self
+            .tt
+            .probe(self.pos.key())
+            .map(|e| e.mv)
+            .filter(|&m| m.is_some() && self.pos.is_pseudo_legal(m) && self.pos.is_legal(m));
+        self.pos.undo_move();
+        m
+    }
+
+    fn info_for(&self, depth: u32, i: usize) -> Info {
+        let rm = &self.root_moves[i];
+        let elapsed = self.time.elapsed_ms();
+        let nodes = self.control.nodes.load(Ordering::Relaxed);
+        let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: i as u32 + 1,
+            score: Score::from_internal(score.clamp(-super::MATE, super::MATE)),
+            bound: rm.bound,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            time_ms: elapsed,
+            hashfull: self.tt.hashfull_permille(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn report_iteration(&mut self, report: &dyn Report, depth: u32, multipv: usize, last: bool) {
+        let now = self.time.elapsed_ms();
+        if !last {
+            if let Some(t) = self.last_info_ms {
+                if now.saturating_sub(t) < self.config.info_interval_ms {
+                    return;
+                }
+            }
+        } else if self.last_info_ms == Some(u64::MAX) {
+            return;
+        }
+        for i in 0..multipv {
+            if self.root_moves[i].score == -INFINITE && self.root_moves[i].prev_score == -INFINITE {
+                continue;
+            }
+            let mut info = self.info_for(depth, i);
+            if last {
+                info.bound = ScoreBound::Exact;
+            }
+            report.info(&info);
+        }
+        self.last_info_ms = Some(if last { u64::MAX } else { now });
+    }
+
+    fn report_bound(&mut self, report: &dyn Report, depth: u32, pv_idx: usize) {
+        // Fail-high/low lines only in long searches, to keep shallow output short.
+        if self.time.elapsed_ms() >= 1000 {
+            report.info(&self.info_for(depth, pv_idx));
+        }
+    }
+
+    /// Search the root moves `pv_idx..` (earlier ones belong to earlier MultiPV lines).
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let gives_check = self.pos.gives_check(m);
+            let quiet = !self.pos.is_capture(m) && !m.is_promotion() && !gives_check;
+            self.do_move(m);
+            self.seldepth = 1;
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(-beta, -alpha, depth - 1, 1, true);
+            } else {
+                let r = lmr_reduction(quiet, in_check, depth, i - pv_idx);
+                score = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, false);
+                if r > 0 && score > alpha {
+                    score = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, depth - 1, 1, true);
+                }
+            }
+            self.undo_move();
+            if self.stopped() {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.frames[1].pv);
+            } else {
+                // Not better than the current best: rank it below.
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Negamax alpha-beta with PVS (seeds ch. 8-9).
+    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node);
+        }
+        self.frames[ply].pv.clear();
+        self.tick();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        // Repetition: the first repeat inside the search already scores (draw or
+        // perpetual-check result).
+        match self.pos.repetition(2) {
+            Repetition::None => {}
+            Repetition::Draw => return DRAW,
+            Repetition::Win => return mate_in(ply),
+            Repetition::Loss => return mated_in(ply),
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let alpha_original = alpha;
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+
+        // seeds ch. 9.1.9: transposition table.
+        let mut tt_move = Move::NONE;
+        if let Some(e) = self.tt.probe(key) {
+            if self.valid_tt_move(e.mv) {
+                tt_move = e.mv;
+            }
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower => alpha = alpha.max(s),
+                    Bound::Upper => beta = beta.min(s),
+                }
+                if alpha >= beta {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check { -INFINITE } else { self.eval.evaluate(&self.pos) };
+
+        // seeds ch. 9.2: null move with its five conditions.
+        if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
+            let r = NULL_MOVE_BASE_REDUCTION + depth / 4;
+            self.pos.do_null_move();
+            self.eval.do_null_move();
+            let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.eval.undo_move();
+            self.pos.undo_null_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= MATE_THRESHOLD { beta } else { score };
+            }
+        }
+
+        // Generate and order (seeds ch. 9.4).
+        self.frames[ply].moves.clear();
+        let gen = if in_check { GenType::Evasions } else { GenType::NonEvasions };
+        generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
+        let n = self.frames[ply].moves.len();
+        if n == 0 {
+            // No legal move loses in shogi, in check or not.
+            return mated_in(ply);
+        }
+        self.score_moves(ply, tt_move);
+
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        for i in 0..n {
+            let m = self.next_move(ply, i);
+            let gives_check = self.pos.gives_check(m);
+            let capture = self.pos.is_capture(m);
+            let quiet = !capture && !m.is_promotion() && !gives_check;
+            self.do_move(m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node);
+            } else {
+                // seeds ch. 9.3: LMR, then null-window re-search, then full re-search.
+                let r = lmr_reduction(quiet, in_check, depth, i);
+                score = -self.search(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+                if r > 0 && score > alpha {
+                    score = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, depth - 1, ply + 1, true);
+                }
+            }
+            self.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.frames.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if alpha >= beta {
+                        // seeds ch. 9.6: killers and history for quiet cut moves.
+                        if !capture && !m.is_promotion() {
+                            self.heur.record_killer(ply, m);
+                            self.heur.record_history(self.pos.side_to_move(), m, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.store_tt(key, depth, ply, best, alpha_original, beta, best_move);
+        best
+    }
+
+    /// seeds ch. 9.7: bound from the score against the original window.
+    #[allow(clippy::too_many_arguments)]
+    fn store_tt(&self, key: u64, depth: i32, ply: usize, score: i32, alpha: i32, beta: i32, best_move: Move) {
+        let bound = if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let piece = if best_move.is_some() && !best_move.is_drop() {
+            self.pos.piece_on(best_move.from()).kind()
+        } else {
+            None
+        };
+        self.tt.store(key, best_move, piece, score_to_tt(score, ply), depth, bound);
+    }
+
+    /// A move from the table is used only if it is legal here (keys can collide).
+    fn valid_tt_move(&self, m: Move) -> bool {
+        m.is_some() && self.pos.is_pseudo_legal(m) && self.pos.is_legal(m)
+    }
+
+    /// seeds ch. 9.2: the five conditions.
+    fn can_try_null_move(&self, depth: i32, beta: i32, static_eval: i32, in_check: bool) -> bool {
+        if depth < 3 {
+            return false;
+        }
+        if beta >= MATE_THRESHOLD || beta <= -MATE_THRESHOLD {
+            return false;
+        }
+        if in_check {
+            return false;
+        }
+        if !self.has_non_pawn_material() {
+            return false;
+        }
+        // Never two passes in a row.
+        if self.pos.last_move() == Move::NULL {
+            return false;
+        }
+        static_eval >= beta - 96 - depth * 16
+    }
+
+    fn has_non_pawn_material(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let pawns_and_king = self.pos.pieces_of(us, PieceType::Pawn) | self.pos.pieces_of(us, PieceType::King);
+        self.pos.pieces(us).and_not(pawns_and_king).any() || self.pos.hand(us).has_except_pawn()
+    }
+
+    /// Quiescence: captures and promotions (all evasions in check), stand pat otherwise.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        self.frames[ply].pv.clear();
+        self.tick();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let alpha_original = alpha;
+        let mut tt_move = Move::NONE;
+        if let Some(e) = self.tt.probe(key) {
+            if self.valid_tt_move(e.mv) {
+                tt_move = e.mv;
+            }
+            if !pv_node && e.depth >= QS_DEPTH {
+                let s = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+        let mut best;
+        if in_check {
+            best = -INFINITE;
+        } else {
+            best = self.eval.evaluate(&self.pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        self.frames[ply].moves.clear();
+        let gen = if in_check { GenType::Evasions } else { GenType::CapturesPromotions };
+        generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
+        if in_check && self.frames[ply].moves.is_empty() {
+            return mated_in(ply);
+        }
+        if !in_check {
+            let mut list = std::mem::take(&mut self.frames[ply].moves);
+            list.retain(|m| {
+                // A capture that could promote but does not is never better.
+                if !m.is_promotion() && !m.is_drop() && self.promotion_skipped(m) {
+                    return false;
+                }
+                // seeds ch. 9.5: skip captures that lose material by SEE.
+                !(self.pos.is_capture(m) && self.pos.see(m) < QSEARCH_SEE_MARGIN)
+            });
+            self.frames[ply].moves = list;
+        }
+        self.score_moves(ply, tt_move);
+        let mut best_move = Move::NONE;
+        for i in 0..self.frames[ply].moves.len() {
+            let m = self.next_move(ply, i);
+            self.do_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            self.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.frames.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.store_tt(key, QS_DEPTH, ply, best, alpha_original, beta, best_move);
+        best
+    }
+
+    /// Ordering scores for the moves of `ply`'s frame.
+    fn score_moves(&mut self, ply: usize, tt_move: Move) {
+        let frame = &mut self.frames[ply];
+        for (i, &m) in frame.moves.as_slice().iter().enumerate() {
+            frame.scores[i] = self.heur.score(&self.pos, m, ply, tt_move);
+        }
+    }
+
+    /// The `i`-th best move of `ply`'s frame (selection sort step).
+    #[inline]
+    fn next_move(&mut self, ply: usize, i: usize) -> Move {
+        let frame = &mut self.frames[ply];
+        let n = frame.moves.len();
+        pick_next(frame.moves.as_mut_slice(), &mut frame.scores[..n], i);
+        frame.moves.as_slice()[i]
+    }
+
+    /// True for a non-promoting pawn, bishop or rook move that could have promoted.
+    fn promotion_skipped(&self, m: Move) -> bool {
+        let pt = self.pos.piece_on(m.from()).piece_type();
+        if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
+            return false;
+        }
+        let us = self.pos.side_to_move();
+        crate::shogi::types::in_promotion_zone(us, m.from()) || crate::shogi::types::in_promotion_zone(us, m.to())
+    }
+}
+
+/// seeds ch. 9.3: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
+/// or by 2 when depth >= 6 and index >= 8.
+fn lmr_reduction(quiet: bool, in_check: bool, depth: i32, index: usize) -> i32 {
+    if quiet && !in_check && depth >= 4 && index >= 4 {
+        if depth >= 6 && index >= 8 {
+            2
+        } else {
+            1
+        }
+    } else {
+        0
+    }
+}
