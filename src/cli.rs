@@ -4,9 +4,9 @@
 //!
 //! Bad input prints one line on stderr and exits with status 2.
 
-use hayanagi::shogi::perft::{perft, perft_divide};
 use hayanagi::engine::Engine;
 use hayanagi::search::{Info, Limits};
+use hayanagi::shogi::perft::{perft, perft_divide};
 use hayanagi::shogi::{legal, Position, Validation};
 use std::io::Write;
 use std::time::Instant;
@@ -71,7 +71,9 @@ impl Options {
             let Some(v) = args.get(i + 1) else {
                 return Err(CliError(format!("option '{a}' needs a value")));
             };
-            if !REPEATABLE.contains(&a.as_str()) && values.iter().any(|(k, _): &(String, String)| k == a) {
+            if !REPEATABLE.contains(&a.as_str())
+                && values.iter().any(|(k, _): &(String, String)| k == a)
+            {
                 return Err(CliError(format!("option '{a}' given twice")));
             }
             values.push((a.clone(), v.clone()));
@@ -88,7 +90,11 @@ impl Options {
     }
 
     fn all(&self, name: &str) -> Vec<&str> {
-        self.values.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect()
+        self.values
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
 
     fn flag(&self, name: &str) -> bool {
@@ -233,25 +239,38 @@ const BENCH_POSITIONS: [&str; 10] = [
 
 fn cmd_bench(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--depth"])?;
-    let depth = o.number("--depth")?.unwrap_or(9);
+    let depth = o.number("--depth")?.unwrap_or(6);
     if !(1..=64).contains(&depth) {
-        return Err(CliError(format!("--depth {depth} must be between 1 and 64")));
+        return Err(CliError(format!(
+            "--depth {depth} must be between 1 and 64"
+        )));
     }
     let engine = Engine::new();
-    engine.set_option("Hash", "16").map_err(|e| CliError(e.to_string()))?;
+    engine
+        .set_option("Hash", "16")
+        .map_err(|e| CliError(e.to_string()))?;
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (i, p) in BENCH_POSITIONS.iter().enumerate() {
-        engine.set_position(p).map_err(|e| CliError(format!("bench position {}: {e}", i + 1)))?;
+        engine
+            .set_position(p)
+            .map_err(|e| CliError(format!("bench position {}: {e}", i + 1)))?;
         engine.clear_hash().map_err(|e| CliError(e.to_string()))?;
         let last: std::sync::Arc<std::sync::Mutex<Option<Info>>> = Default::default();
         let sink = last.clone();
         engine.set_info_sink(Some(Box::new(move |info: &Info| {
             *sink.lock().unwrap() = Some(info.clone());
         })));
-        let r = engine.search_blocking(Limits::depth(depth as u32)).map_err(|e| CliError(e.to_string()))?;
+        let r = engine
+            .search_blocking(Limits::depth(depth as u32))
+            .map_err(|e| CliError(e.to_string()))?;
         total_nodes += r.nodes;
-        let line = last.lock().unwrap().as_ref().map(|i| i.to_usi()).unwrap_or_default();
+        let line = last
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map(|i| i.to_usi())
+            .unwrap_or_default();
         say!("position {}: {}", i + 1, p);
         say!("  {line}");
         say!("  {}", r.best.to_usi());
@@ -264,19 +283,39 @@ fn cmd_bench(args: &[String]) -> CliResult {
 }
 
 fn cmd_analyze(args: &[String]) -> CliResult {
-    let o = Options::parse(args, &["--sfen", "--moves", "--movetime", "--depth", "--nodes", "--option", "--allow-extra-pieces"])?;
+    let o = Options::parse(
+        args,
+        &[
+            "--sfen",
+            "--moves",
+            "--movetime",
+            "--depth",
+            "--nodes",
+            "--option",
+            "--allow-extra-pieces",
+        ],
+    )?;
     let pos = o.position()?;
     let engine = Engine::new();
     for opt in o.all("--option") {
         let (name, value) = opt
             .split_once('=')
             .ok_or_else(|| CliError(format!("--option '{opt}' must look like Name=Value")))?;
-        engine.set_option(name.trim(), value.trim()).map_err(|e| CliError(e.to_string()))?;
+        engine
+            .set_option(name.trim(), value.trim())
+            .map_err(|e| CliError(e.to_string()))?;
     }
-    engine.set_position_value(pos).map_err(|e| CliError(e.to_string()))?;
-    let given = ["--movetime", "--depth", "--nodes"].iter().filter(|n| o.get(n).is_some()).count();
+    engine
+        .set_position_value(pos)
+        .map_err(|e| CliError(e.to_string()))?;
+    let given = ["--movetime", "--depth", "--nodes"]
+        .iter()
+        .filter(|n| o.get(n).is_some())
+        .count();
     if given > 1 {
-        return Err(CliError("give at most one of --movetime, --depth, --nodes".into()));
+        return Err(CliError(
+            "give at most one of --movetime, --depth, --nodes".into(),
+        ));
     }
     let limits = if let Some(d) = o.number("--depth")? {
         if !(1..=200).contains(&d) {
@@ -290,6 +329,8 @@ fn cmd_analyze(args: &[String]) -> CliResult {
     };
     engine.set_info_sink(Some(Box::new(|info: &Info| say!("{}", info.to_usi()))));
     engine.set_bestmove_sink(Some(Box::new(|b| say!("{}", b.to_usi()))));
-    engine.search_blocking(limits).map_err(|e| CliError(e.to_string()))?;
+    engine
+        .search_blocking(limits)
+        .map_err(|e| CliError(e.to_string()))?;
     Ok(())
 }

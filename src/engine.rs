@@ -64,7 +64,11 @@ pub enum EngineError {
     /// No option of that name.
     UnknownOption(String),
     /// The option exists but the value is not acceptable.
-    InvalidOptionValue { name: String, value: String, reason: String },
+    InvalidOptionValue {
+        name: String,
+        value: String,
+        reason: String,
+    },
     /// The limits are not acceptable (e.g. an illegal `searchmoves` entry).
     InvalidLimits(String),
     /// The search thread failed (it panicked, or could not be started).
@@ -77,7 +81,11 @@ impl fmt::Display for EngineError {
             EngineError::Busy => write!(f, "a search is running"),
             EngineError::Position(e) => write!(f, "{e}"),
             EngineError::UnknownOption(n) => write!(f, "unknown option '{n}'"),
-            EngineError::InvalidOptionValue { name, value, reason } => {
+            EngineError::InvalidOptionValue {
+                name,
+                value,
+                reason,
+            } => {
                 write!(f, "bad value '{value}' for option '{name}': {reason}")
             }
             EngineError::InvalidLimits(r) => write!(f, "bad search limits: {r}"),
@@ -256,7 +264,11 @@ impl Engine {
                     "CSARule24" => DeclarationRule::Points24,
                     "TryRule" => DeclarationRule::Try,
                     "NoEnteringKing" => DeclarationRule::Off,
-                    _ => return Err(bad("expected CSARule27, CSARule24, TryRule or NoEnteringKing")),
+                    _ => {
+                        return Err(bad(
+                            "expected CSARule27, CSARule24, TryRule or NoEnteringKing",
+                        ))
+                    }
                 }
             }
             _ => return Err(EngineError::UnknownOption(name.to_string())),
@@ -299,7 +311,8 @@ impl Engine {
     pub fn probe_tt(&self) -> Option<TtProbe> {
         let pos = self.shared.position.lock();
         let e = self.tt().probe(pos.key())?;
-        let best_move = Some(e.mv).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
+        let best_move =
+            Some(e.mv).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
         Some(TtProbe {
             best_move,
             score: Score::from_internal(score_from_tt(e.score, 0)),
@@ -317,12 +330,16 @@ impl Engine {
         let pos = self.shared.position.lock().clone();
         for &m in &limits.searchmoves {
             if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
-                return Err(EngineError::InvalidLimits(format!("searchmoves: {m} is not legal")));
+                return Err(EngineError::InvalidLimits(format!(
+                    "searchmoves: {m} is not legal"
+                )));
             }
         }
         if let Some(n) = limits.multipv {
             if !(1..=32).contains(&n) {
-                return Err(EngineError::InvalidLimits(format!("multipv {n} is not in 1..=32")));
+                return Err(EngineError::InvalidLimits(format!(
+                    "multipv {n} is not in 1..=32"
+                )));
             }
         }
         // The previous search thread has delivered its move; reap it.
@@ -331,7 +348,9 @@ impl Engine {
         }
         let opts = self.shared.options.lock().clone();
         let control = Arc::new(Control::new());
-        control.waiting.store(limits.infinite || limits.ponder, Ordering::Release);
+        control
+            .waiting
+            .store(limits.infinite || limits.ponder, Ordering::Release);
         *self.shared.control.lock() = control.clone();
         *self.shared.last_result.lock() = None;
         *searching = true;
@@ -381,7 +400,9 @@ impl Engine {
             Err(e) => {
                 *self.shared.searching.lock() = false;
                 self.log(&format!("could not start the search thread: {e}"));
-                Err(EngineError::SearchFailed(format!("could not start the search thread: {e}")))
+                Err(EngineError::SearchFailed(format!(
+                    "could not start the search thread: {e}"
+                )))
             }
         }
     }
@@ -414,7 +435,12 @@ impl Engine {
             Some(t) => {
                 let deadline = std::time::Instant::now() + t;
                 while *searching {
-                    if self.shared.idle.wait_until(&mut searching, deadline).timed_out() {
+                    if self
+                        .shared
+                        .idle
+                        .wait_until(&mut searching, deadline)
+                        .timed_out()
+                    {
                         return !*searching;
                     }
                 }

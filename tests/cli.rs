@@ -121,3 +121,81 @@ fn no_arguments_prints_usage() {
     assert_eq!(code, 0);
     assert!(out.contains("usage: hayanagi"));
 }
+
+fn signature(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .expect("signature line")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let (code, a, _) = run(&["bench", "--depth", "5"]);
+    assert_eq!(code, 0);
+    let (_, b, _) = run(&["bench", "--depth", "5"]);
+    assert_eq!(signature(&a), signature(&b));
+    let lines: Vec<&str> = a.lines().collect();
+    assert!(lines[lines.len() - 2].starts_with("Nodes searched: "));
+    assert!(lines[lines.len() - 1].starts_with("Nodes/second: "));
+    assert!(a.lines().filter(|l| l.starts_with("position ")).count() >= 8);
+}
+
+#[test]
+fn analyze_prints_info_lines_and_a_bestmove() {
+    let (code, out, err) = run(&[
+        "analyze",
+        "--sfen",
+        "startpos",
+        "--moves",
+        "7g7f",
+        "--depth",
+        "6",
+        "--option",
+        "Hash=8",
+        "--option",
+        "MultiPV=2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 3);
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info depth ")));
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")));
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{last}");
+    let (code, out, _) = run(&["analyze", "--sfen", "startpos", "--movetime", "300"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().last().unwrap().starts_with("bestmove "));
+    let (code, out, _) = run(&["analyze", "--sfen", "startpos", "--nodes", "2000"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("bestmove "));
+    // Bad options are errors with status 2.
+    for args in [
+        &["analyze", "--sfen", "startpos", "--option", "Hash"][..],
+        &["analyze", "--sfen", "startpos", "--option", "Bogus=1"][..],
+        &["analyze", "--sfen", "startpos", "--option", "MultiPV=0"][..],
+        &[
+            "analyze", "--sfen", "startpos", "--depth", "3", "--nodes", "10",
+        ][..],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(err.lines().count(), 1);
+    }
+}
+
+#[test]
+fn analyze_resigns_when_mated() {
+    let (code, out, _) = run(&[
+        "analyze",
+        "--sfen",
+        "1p2kg1n1/s+N1+P1s2l/5l2b/pB3pPP1/lP3N3/2NpSg1RL/+pS1P2+p2/3G5/4KG3 w R4P3p 116",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "bestmove resign");
+}

@@ -227,14 +227,21 @@ mod tests {
         let w = weights();
         // Black to move: only the tempo bonus separates the sides.
         assert_eq!(Evaluator::evaluate_from_scratch(&pos), w.tempo);
-        let white = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
+        let white =
+            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+                .unwrap();
         assert_eq!(Evaluator::evaluate_from_scratch(&white), w.tempo);
     }
 
     #[test]
     fn material_counts() {
-        let up_a_rook = Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1").unwrap();
+        let up_a_rook =
+            Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
+                .unwrap();
         let even = Position::startpos();
-        assert!(Evaluator::evaluate_from_scratch(&up_a_rook) > Evaluator::evaluate_from_scratch(&even) + 900);
+        assert!(
+            Evaluator::evaluate_from_scratch(&up_a_rook)
+                > Evaluator::evaluate_from_scratch(&even) + 900
+        );
     }
 }

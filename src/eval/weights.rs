@@ -94,7 +94,8 @@ impl Weights {
             // Pawns and silvers gain by advancing; knights prefer the middle ranks.
             w.psqt[Pawn.index()][sq] = (6 - rank) * 4;
             w.psqt[Silver.index()][sq] = (6 - rank) * 3 + centre * 2;
-            w.psqt[Knight.index()][sq] = if (2..=5).contains(&rank) { 10 } else { -10 } + centre * 2;
+            w.psqt[Knight.index()][sq] =
+                if (2..=5).contains(&rank) { 10 } else { -10 } + centre * 2;
             w.psqt[Lance.index()][sq] = if rank >= 6 { 5 } else { 0 };
             w.psqt[Gold.index()][sq] = -((rank - 7).abs()) * 4;
             // Promoted minors are strongest near the enemy camp.

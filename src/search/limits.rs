@@ -63,6 +63,8 @@ impl Limits {
 
     /// True when a clock (time, increment or byoyomi) governs the search.
     pub fn uses_clock(&self) -> bool {
-        self.time.iter().any(Option::is_some) || self.byoyomi > 0 || self.increment.iter().any(|&i| i > 0)
+        self.time.iter().any(Option::is_some)
+            || self.byoyomi > 0
+            || self.increment.iter().any(|&i| i > 0)
     }
 }

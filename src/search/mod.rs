@@ -127,7 +127,10 @@ impl BestMove {
     /// The USI `bestmove` line.
     pub fn to_usi(&self) -> String {
         match self {
-            BestMove::Move { best, ponder: Some(p) } => format!("bestmove {best} ponder {p}"),
+            BestMove::Move {
+                best,
+                ponder: Some(p),
+            } => format!("bestmove {best} ponder {p}"),
             BestMove::Move { best, ponder: None } => format!("bestmove {best}"),
             BestMove::Resign => "bestmove resign".into(),
             BestMove::Win => "bestmove win".into(),

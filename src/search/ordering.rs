@@ -80,10 +80,15 @@ impl Heuristics {
         if m == tt_move {
             score += TT_MOVE_BONUS;
         }
-        let captured = if m.is_drop() { None } else { pos.piece_on(m.to()).kind() };
+        let captured = if m.is_drop() {
+            None
+        } else {
+            pos.piece_on(m.to()).kind()
+        };
         if let Some(cpt) = captured {
             let see = pos.see(m);
-            score += CAPTURE_BASE + see_value(cpt) * CAPTURE_VALUE_WEIGHT + see * CAPTURE_SEE_WEIGHT;
+            score +=
+                CAPTURE_BASE + see_value(cpt) * CAPTURE_VALUE_WEIGHT + see * CAPTURE_SEE_WEIGHT;
             if see < 0 {
                 score += see * NEGATIVE_SEE_WEIGHT;
             }

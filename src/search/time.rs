@@ -43,7 +43,11 @@ impl TimeManager {
         let start = Instant::now();
         let delay = opts.network_delay;
         if limits.infinite {
-            return TimeManager { start, soft: None, hard: None };
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
         }
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(delay).max(1);
@@ -54,7 +58,11 @@ impl TimeManager {
             };
         }
         if !limits.uses_clock() {
-            return TimeManager { start, soft: None, hard: None };
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
         }
         let remain = limits.time[us.index()].unwrap_or(0);
         let inc = limits.increment[us.index()];
@@ -72,8 +80,14 @@ impl TimeManager {
         // Shogi games run long; plan for fewer moves left as the game goes on.
         let moves_to_go = (50u64.saturating_sub(move_number as u64 / 4)).max(20);
         let base = remain / moves_to_go + inc * 3 / 4 + byo;
-        let soft = (base * opts.slow_mover / 100).max(opts.minimum_thinking_time).min(cap);
-        let hard = (soft * 4).max(byo.saturating_sub(delay)).min(cap).min(remain / 3 + byo.saturating_sub(delay)).max(soft.min(cap));
+        let soft = (base * opts.slow_mover / 100)
+            .max(opts.minimum_thinking_time)
+            .min(cap);
+        let hard = (soft * 4)
+            .max(byo.saturating_sub(delay))
+            .min(cap)
+            .min(remain / 3 + byo.saturating_sub(delay))
+            .max(soft.min(cap));
         TimeManager {
             start,
             soft: Some(soft),
@@ -134,24 +148,28 @@ mod tests {
     fn plans_stay_inside_the_clock() {
         let m = tm(Limits::movetime(1000));
         assert_eq!((m.soft, m.hard), (Some(880), Some(880)));
-        let mut l = Limits::default();
-        l.byoyomi = 10_000;
-        l.time = [Some(0), Some(0)];
+        let mut l = Limits {
+            byoyomi: 10_000,
+            time: [Some(0), Some(0)],
+            ..Limits::default()
+        };
         let m = tm(l.clone());
         assert_eq!(m.hard, Some(9_880));
         l.time = [Some(60_000), Some(60_000)];
         let m = tm(l.clone());
         assert!(m.soft.unwrap() >= 10_000 && m.hard.unwrap() <= 69_880);
         // Sudden death with little left: never plan beyond what remains.
-        let mut l = Limits::default();
-        l.time = [Some(300), Some(300)];
-        let m = tm(l);
+        let m = tm(Limits {
+            time: [Some(300), Some(300)],
+            ..Limits::default()
+        });
         assert!(m.hard.unwrap() <= 180);
         // Fischer.
-        let mut l = Limits::default();
-        l.time = [Some(10_000), Some(10_000)];
-        l.increment = [2_000, 2_000];
-        let m = tm(l);
+        let m = tm(Limits {
+            time: [Some(10_000), Some(10_000)],
+            increment: [2_000, 2_000],
+            ..Limits::default()
+        });
         assert!(m.soft.unwrap() >= 1_500 && m.hard.unwrap() <= 9_880);
         assert_eq!(tm(Limits::infinite()).hard, None);
         assert_eq!(tm(Limits::depth(5)).hard, None);

@@ -196,7 +196,15 @@ impl TranspositionTable {
     /// Store an entry (seeds ch. 9.1.5): same position overwritten unless the stored one
     /// is of this generation and deeper; else an empty slot; else the slot with the highest
     /// replacement score.
-    pub fn store(&self, key: u64, mv: Move, piece: Option<PieceType>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        piece: Option<PieceType>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let generation = self.generation();
         let entry = TtEntry {
             key,
@@ -277,7 +285,12 @@ mod tests {
 
     #[test]
     fn packing_round_trips() {
-        for (score, depth, bound) in [(0, 0, Bound::Exact), (-32000, -1, Bound::Upper), (31999, 254, Bound::Lower), (-5, 7, Bound::Exact)] {
+        for (score, depth, bound) in [
+            (0, 0, Bound::Exact),
+            (-32000, -1, Bound::Upper),
+            (31999, 254, Bound::Lower),
+            (-5, 7, Bound::Exact),
+        ] {
             for m in ["7g7f", "P*5e", "8h2b+"] {
                 let e = TtEntry {
                     key: 0x1234_5678_9abc_def0,
@@ -302,7 +315,10 @@ mod tests {
         assert_eq!(tt.probe(42), None);
         tt.store(42, mv("7g7f"), Some(PieceType::Pawn), 31, 5, Bound::Exact);
         let e = tt.probe(42).unwrap();
-        assert_eq!((e.mv, e.score, e.depth, e.bound), (mv("7g7f"), 31, 5, Bound::Exact));
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (mv("7g7f"), 31, 5, Bound::Exact)
+        );
         // Same generation, shallower non-exact result: refused.
         tt.store(42, mv("2g2f"), Some(PieceType::Pawn), 10, 3, Bound::Lower);
         assert_eq!(tt.probe(42).unwrap().depth, 5);
@@ -313,7 +329,11 @@ mod tests {
         tt.next_generation();
         tt.store(42, Move::NONE, None, 7, 1, Bound::Upper);
         let e = tt.probe(42).unwrap();
-        assert_eq!((e.depth, e.mv), (1, mv("2g2f")), "move kept when none is given");
+        assert_eq!(
+            (e.depth, e.mv),
+            (1, mv("2g2f")),
+            "move kept when none is given"
+        );
         tt.clear();
         assert_eq!(tt.probe(42), None);
     }
@@ -324,7 +344,11 @@ mod tests {
         let tt = TranspositionTable::new(1);
         // Find 6 keys in the same cluster.
         let target = tt.cluster(1) as *const Cluster;
-        let keys: Vec<u64> = (1u64..).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).filter(|&k| std::ptr::eq(tt.cluster(k), target)).take(6).collect();
+        let keys: Vec<u64> = (1u64..)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .filter(|&k| std::ptr::eq(tt.cluster(k), target))
+            .take(6)
+            .collect();
         for (i, &k) in keys[..4].iter().enumerate() {
             tt.store(k, mv("7g7f"), None, 0, 10 + i as i32, Bound::Exact);
         }
@@ -337,9 +361,15 @@ mod tests {
         tt.store(keys[1], mv("7g7f"), None, 0, 1, Bound::Exact); // refresh keys[1], shallow
         tt.store(keys[5], mv("7g7f"), None, 0, 1, Bound::Exact);
         assert!(tt.probe(keys[1]).is_some(), "current generation kept");
-        let survivors = [keys[2], keys[3], keys[4]].iter().filter(|&&k| tt.probe(k).is_some()).count();
+        let survivors = [keys[2], keys[3], keys[4]]
+            .iter()
+            .filter(|&&k| tt.probe(k).is_some())
+            .count();
         assert_eq!(survivors, 2, "one old entry replaced");
-        assert!(tt.probe(keys[4]).is_some(), "the deepest old entry survives");
+        assert!(
+            tt.probe(keys[4]).is_some(),
+            "the deepest old entry survives"
+        );
     }
 
     #[test]
@@ -347,7 +377,14 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull_permille(), 0);
         for k in 0..(tt.capacity() as u64 * 2) {
-            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, mv("7g7f"), None, 0, 1, Bound::Exact);
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+                mv("7g7f"),
+                None,
+                0,
+                1,
+                Bound::Exact,
+            );
         }
         assert!(tt.hashfull_permille() > 900);
         tt.next_generation();
@@ -387,7 +424,14 @@ mod tests {
                         // Every payload is a function of its key.
                         let score = (key >> 50) as i32;
                         let depth = (key >> 40) as i32 & 0x7f;
-                        tt.store(key, Move::from_raw((key >> 3) as u16), None, score, depth, Bound::Exact);
+                        tt.store(
+                            key,
+                            Move::from_raw((key >> 3) as u16),
+                            None,
+                            score,
+                            depth,
+                            Bound::Exact,
+                        );
                         // Probe a key another thread may be writing.
                         let other = ((x >> 7) % span) | 1;
                         for k in [key, other] {

@@ -6,7 +6,9 @@ use super::limits::Limits;
 use super::ordering::{pick_next, Heuristics};
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRESHOLD};
-use super::{mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY};
+use super::{
+    mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
+};
 use crate::eval::Evaluator;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::rules::{DeclarationRule, Repetition};
@@ -117,6 +119,8 @@ pub struct Worker {
     root_moves: Vec<RootMove>,
     completed_depth: u32,
     last_info_ms: Option<u64>,
+    /// Lines of the last report, to avoid repeating them at the end.
+    last_reported: Vec<(u32, i32, Vec<Move>)>,
 }
 
 impl Worker {
@@ -151,6 +155,7 @@ impl Worker {
             root_moves: Vec::new(),
             completed_depth: 0,
             last_info_ms: None,
+            last_reported: Vec::new(),
         }
     }
 
@@ -198,7 +203,9 @@ impl Worker {
     pub fn run(&mut self, report: &dyn Report) -> SearchResult {
         self.tt.next_generation();
         // Entering-king declaration wins outright.
-        if let Some(crate::shogi::GameState::Win { .. }) = self.pos.declaration(self.config.declaration) {
+        if let Some(crate::shogi::GameState::Win { .. }) =
+            self.pos.declaration(self.config.declaration)
+        {
             return self.finish(BestMove::Win, None);
         }
         let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
@@ -219,8 +226,17 @@ impl Worker {
                 bound: ScoreBound::Exact,
             })
             .collect();
-        let multipv = (self.limits.multipv.unwrap_or(self.config.multipv).clamp(1, 32) as usize).min(self.root_moves.len());
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 10).min(MAX_PLY as u32 - 10);
+        let multipv = (self
+            .limits
+            .multipv
+            .unwrap_or(self.config.multipv)
+            .clamp(1, 32) as usize)
+            .min(self.root_moves.len());
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 10)
+            .min(MAX_PLY as u32 - 10);
         let mut instability = 0.0f64;
         let mut last_best = Move::NONE;
         for depth in 1..=max_depth {
@@ -239,7 +255,7 @@ impl Worker {
                 loop {
                     let score = self.root_search(depth as i32, alpha, beta, pv_idx);
                     // Stable sort keeps the previous order among equal scores.
-                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped() {
                         break;
                     }
@@ -258,7 +274,7 @@ impl Worker {
                     }
                     delta += delta / 2;
                 }
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped() {
                     break;
                 }
@@ -267,24 +283,48 @@ impl Worker {
                 // An interrupted iteration still ranks moves it finished; keep its best
                 // move only if it was searched fully (it sits first with a real score).
                 if self.root_moves[0].score == -INFINITE {
-                    self.root_moves.sort_by(|a, b| b.prev_score.cmp(&a.prev_score));
+                    self.root_moves
+                        .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
                 }
                 break;
             }
             self.completed_depth = depth;
+            // The root result goes to the table too (for probes, pondering and reuse).
+            let (root_key, best) = (self.pos.key(), &self.root_moves[0]);
+            self.store_tt(
+                root_key,
+                depth as i32,
+                0,
+                best.score,
+                -INFINITE,
+                INFINITE,
+                best.mv,
+            );
             self.report_iteration(report, depth, multipv, false);
             let best = self.root_moves[0].mv;
-            instability = instability * 0.5 + if best != last_best && depth > 1 { 1.0 } else { 0.0 };
+            instability = instability * 0.5
+                + if best != last_best && depth > 1 {
+                    1.0
+                } else {
+                    0.0
+                };
             last_best = best;
             // A mate found and proven shorter than the depth: deeper search changes nothing.
             let top = self.root_moves[0].score;
-            if top.abs() >= MATE_THRESHOLD && (super::MATE - top.abs()) < depth as i32 && self.limits.depth.is_none() && multipv == 1 && !self.control.waiting.load(Ordering::Relaxed) {
+            if top.abs() >= MATE_THRESHOLD
+                && (super::MATE - top.abs()) < depth as i32
+                && self.limits.depth.is_none()
+                && multipv == 1
+                && !self.control.waiting.load(Ordering::Relaxed)
+            {
                 break;
             }
             if self.control.ponderhit.swap(false, Ordering::Relaxed) {
                 self.time.restart();
             }
-            if !self.control.waiting.load(Ordering::Relaxed) && self.time.should_stop_iterating(instability) {
+            if !self.control.waiting.load(Ordering::Relaxed)
+                && self.time.should_stop_iterating(instability)
+            {
                 break;
             }
         }
@@ -297,7 +337,12 @@ impl Worker {
         };
         self.report_iteration(report, self.completed_depth.max(1), multipv, true);
         let top = &self.root_moves[0];
-        let score = Some(if top.score > -INFINITE { top.score } else { top.prev_score }).filter(|&s| s > -INFINITE);
+        let score = Some(if top.score > -INFINITE {
+            top.score
+        } else {
+            top.prev_score
+        })
+        .filter(|&s| s > -INFINITE);
         self.finish(BestMove::Move { best, ponder }, score)
     }
 
@@ -335,7 +380,11 @@ impl Worker {
         let rm = &self.root_moves[i];
         let elapsed = self.time.elapsed_ms();
         let nodes = self.control.nodes.load(Ordering::Relaxed);
-        let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
         Info {
             depth,
             seldepth: rm.seldepth.max(depth),
@@ -358,7 +407,17 @@ impl Worker {
                     return;
                 }
             }
-        } else if self.last_info_ms == Some(u64::MAX) {
+        }
+        let lines: Vec<(u32, i32, Vec<Move>)> = (0..multipv)
+            .map(|i| {
+                (
+                    depth,
+                    self.root_moves[i].score,
+                    self.root_moves[i].pv.clone(),
+                )
+            })
+            .collect();
+        if last && lines == self.last_reported {
             return;
         }
         for i in 0..multipv {
@@ -371,7 +430,8 @@ impl Worker {
             }
             report.info(&info);
         }
-        self.last_info_ms = Some(if last { u64::MAX } else { now });
+        self.last_reported = lines;
+        self.last_info_ms = Some(now);
     }
 
     fn report_bound(&mut self, report: &dyn Report, depth: u32, pv_idx: usize) {
@@ -433,7 +493,14 @@ impl Worker {
     }
 
     /// Negamax alpha-beta with PVS (seeds ch. 8-9).
-    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, pv_node);
         }
@@ -483,7 +550,11 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check { -INFINITE } else { self.eval.evaluate(&self.pos) };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
 
         // seeds ch. 9.2: null move with its five conditions.
         if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
@@ -503,7 +574,11 @@ impl Worker {
 
         // Generate and order (seeds ch. 9.4).
         self.frames[ply].moves.clear();
-        let gen = if in_check { GenType::Evasions } else { GenType::NonEvasions };
+        let gen = if in_check {
+            GenType::Evasions
+        } else {
+            GenType::NonEvasions
+        };
         generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
         let n = self.frames[ply].moves.len();
         if n == 0 {
@@ -567,7 +642,16 @@ impl Worker {
 
     /// seeds ch. 9.7: bound from the score against the original window.
     #[allow(clippy::too_many_arguments)]
-    fn store_tt(&self, key: u64, depth: i32, ply: usize, score: i32, alpha: i32, beta: i32, best_move: Move) {
+    fn store_tt(
+        &self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+        best_move: Move,
+    ) {
         let bound = if score <= alpha {
             Bound::Upper
         } else if score >= beta {
@@ -580,7 +664,8 @@ impl Worker {
         } else {
             None
         };
-        self.tt.store(key, best_move, piece, score_to_tt(score, ply), depth, bound);
+        self.tt
+            .store(key, best_move, piece, score_to_tt(score, ply), depth, bound);
     }
 
     /// A move from the table is used only if it is legal here (keys can collide).
@@ -611,7 +696,8 @@ impl Worker {
 
     fn has_non_pawn_material(&self) -> bool {
         let us = self.pos.side_to_move();
-        let pawns_and_king = self.pos.pieces_of(us, PieceType::Pawn) | self.pos.pieces_of(us, PieceType::King);
+        let pawns_and_king =
+            self.pos.pieces_of(us, PieceType::Pawn) | self.pos.pieces_of(us, PieceType::King);
         self.pos.pieces(us).and_not(pawns_and_king).any() || self.pos.hand(us).has_except_pawn()
     }
 
@@ -657,7 +743,11 @@ impl Worker {
             alpha = alpha.max(best);
         }
         self.frames[ply].moves.clear();
-        let gen = if in_check { GenType::Evasions } else { GenType::CapturesPromotions };
+        let gen = if in_check {
+            GenType::Evasions
+        } else {
+            GenType::CapturesPromotions
+        };
         generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
         if in_check && self.frames[ply].moves.is_empty() {
             return mated_in(ply);
@@ -730,7 +820,8 @@ impl Worker {
             return false;
         }
         let us = self.pos.side_to_move();
-        crate::shogi::types::in_promotion_zone(us, m.from()) || crate::shogi::types::in_promotion_zone(us, m.to())
+        crate::shogi::types::in_promotion_zone(us, m.from())
+            || crate::shogi::types::in_promotion_zone(us, m.to())
     }
 }
 

@@ -1,0 +1,92 @@
+//! The incrementally updated evaluation equals a from-scratch evaluation everywhere.
+
+mod common;
+
+use hayanagi::eval::Evaluator;
+use hayanagi::shogi::{legal, Position};
+
+#[test]
+fn incremental_equals_from_scratch() {
+    let mut checked = 0;
+    common::random_positions(5, 1500, |pos| {
+        let mut ev = Evaluator::new(pos);
+        let base = ev.evaluate(pos);
+        assert_eq!(base, Evaluator::evaluate_from_scratch(pos));
+        for &m in legal(pos).iter() {
+            ev.do_move(pos, m);
+            pos.do_move(m);
+            assert_eq!(
+                ev.evaluate(pos),
+                Evaluator::evaluate_from_scratch(pos),
+                "after {m} in {}",
+                pos.to_sfen()
+            );
+            pos.undo_move();
+            ev.undo_move();
+            checked += 1;
+        }
+        assert_eq!(ev.evaluate(pos), base);
+    });
+    assert!(checked > 50_000);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    // The same position with colours swapped (board rotated, hands swapped, other side to
+    // move) evaluates the same for the side to move.
+    common::random_positions(9, 300, |pos| {
+        let mirrored = Position::from_sfen(&rotate(&pos.to_sfen())).unwrap();
+        assert_eq!(
+            Evaluator::evaluate_from_scratch(pos),
+            Evaluator::evaluate_from_scratch(&mirrored),
+            "{}",
+            pos.to_sfen()
+        );
+    });
+}
+
+/// Rotate an SFEN by 180 degrees and swap colours.
+fn rotate(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split(' ').collect();
+    let board: String = f[0].chars().rev().collect::<String>();
+    // Reversing moved each '+' after its piece letter: put it back in front.
+    let mut fixed = String::new();
+    let chars: Vec<char> = board.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if i + 1 < chars.len() && chars[i + 1] == '+' {
+            fixed.push('+');
+            fixed.push(swap_case(chars[i]));
+            i += 2;
+        } else {
+            fixed.push(swap_case(chars[i]));
+            i += 1;
+        }
+    }
+    let side = if f[1] == "b" { "w" } else { "b" };
+    let hand: String = if f[2] == "-" {
+        "-".into()
+    } else {
+        f[2].chars().map(swap_case).collect()
+    };
+    format!("{fixed} {side} {hand} 1")
+}
+
+fn swap_case(c: char) -> char {
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
+    }
+}
+
+#[test]
+fn legal_positions_rotate_to_legal_positions() {
+    let p = Position::startpos();
+    assert_eq!(
+        rotate(&p.to_sfen()),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    let q = Position::from_sfen("4k4/9/9/9/9/9/9/3+R5/4K4 b Pp 1").unwrap();
+    assert_eq!(rotate(&q.to_sfen()), "4k4/5+r3/9/9/9/9/9/9/4K4 w pP 1");
+}
