@@ -276,6 +276,21 @@ fn cmd_bench(args: &[String]) -> CliResult {
         say!("  {}", r.best.to_usi());
     }
     let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+    // Stop latency: from `stop` during an infinite search to the delivered best move.
+    engine.set_info_sink(None);
+    engine.set_position("startpos").map_err(|e| CliError(e.to_string()))?;
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        engine.go(Limits::infinite()).map_err(|e| CliError(e.to_string()))?;
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let t = Instant::now();
+        engine.stop();
+        engine.wait(None);
+        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let max = latencies.iter().cloned().fold(0.0, f64::max);
+    let avg = latencies.iter().sum::<f64>() / latencies.len() as f64;
+    say!("Stop latency (ms): avg {avg:.2} max {max:.2}");
     say!("Total time (ms): {}", (elapsed * 1000.0) as u64);
     say!("Nodes searched: {total_nodes}");
     say!("Nodes/second: {}", (total_nodes as f64 / elapsed) as u64);

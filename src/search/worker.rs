@@ -81,6 +81,8 @@ pub struct SearchConfig {
     pub declaration: DeclarationRule,
     /// Minimum interval between reports of intermediate iterations (ms).
     pub info_interval_ms: u64,
+    /// Techniques beyond the seeds, each kept on only if a match showed it helps.
+    pub features: Features,
 }
 
 impl Default for SearchConfig {
@@ -88,8 +90,66 @@ impl Default for SearchConfig {
         SearchConfig {
             multipv: 1,
             declaration: DeclarationRule::Csa27,
-            info_interval_ms: 100,
+            info_interval_ms: 200,
+            features: Features::default(),
         }
+    }
+}
+
+/// Search techniques beyond the seeds. The defaults are the measured winners (see the
+/// README's search section for the self-play results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Extend checking moves that do not lose material by one ply.
+    pub check_extension: bool,
+    /// Reverse futility: at shallow depth, a static eval far above beta cuts.
+    pub reverse_futility: bool,
+    /// Futility: at shallow depth, skip quiet moves when the static eval is far below alpha.
+    pub futility: bool,
+    /// Late-move pruning: at shallow depth, skip quiet moves after the first few.
+    pub late_move_pruning: bool,
+    /// Razoring: at depth 1-2, drop into quiescence when far below alpha.
+    pub razoring: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            check_extension: false,
+            reverse_futility: false,
+            futility: false,
+            late_move_pruning: false,
+            razoring: false,
+        }
+    }
+}
+
+impl Features {
+    /// All techniques off: the seeds' search exactly.
+    pub const SEEDS_ONLY: Features = Features {
+        check_extension: false,
+        reverse_futility: false,
+        futility: false,
+        late_move_pruning: false,
+        razoring: false,
+    };
+
+    /// Parse a comma-separated list of feature names ("check_extension,futility"); "none"
+    /// for none.
+    pub fn parse(list: &str) -> Result<Features, String> {
+        let mut f = Features::SEEDS_ONLY;
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match name {
+                "none" => {}
+                "check_extension" => f.check_extension = true,
+                "reverse_futility" => f.reverse_futility = true,
+                "futility" => f.futility = true,
+                "late_move_pruning" => f.late_move_pruning = true,
+                "razoring" => f.razoring = true,
+                other => return Err(format!("unknown search feature '{other}'")),
+            }
+        }
+        Ok(f)
     }
 }
 
@@ -556,6 +616,21 @@ impl Worker {
             self.eval.evaluate(&self.pos)
         };
 
+        let features = self.config.features;
+        if !pv_node && !in_check && static_eval.abs() < MATE_THRESHOLD {
+            // Beyond the seeds: reverse futility.
+            if features.reverse_futility && depth <= 5 && static_eval - 120 * depth >= beta {
+                return static_eval;
+            }
+            // Beyond the seeds: razoring.
+            if features.razoring && depth <= 2 && static_eval + 350 * depth < alpha {
+                let v = self.qsearch(alpha, beta, ply, false);
+                if v < alpha {
+                    return v;
+                }
+            }
+        }
+
         // seeds ch. 9.2: null move with its five conditions.
         if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
             let r = NULL_MOVE_BASE_REDUCTION + depth / 4;
@@ -589,24 +664,40 @@ impl Worker {
 
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
+        let mut quiets_tried = 0;
         for i in 0..n {
             let m = self.next_move(ply, i);
             let gives_check = self.pos.gives_check(m);
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion() && !gives_check;
+            if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
+                // Beyond the seeds: late-move pruning and futility pruning.
+                if features.late_move_pruning && depth <= 4 && quiets_tried >= 3 + (depth * depth) as usize {
+                    continue;
+                }
+                if features.futility && depth <= 3 && static_eval + 150 + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            if quiet {
+                quiets_tried += 1;
+            }
+            // Beyond the seeds: check extension for checks that do not lose material.
+            let extension = (features.check_extension && gives_check && ply < MAX_PLY / 2 && self.pos.see(m) >= 0) as i32;
+            let new_depth = depth - 1 + extension;
             self.do_move(m);
             let mut score;
             if i == 0 {
-                score = -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
                 // seeds ch. 9.3: LMR, then null-window re-search, then full re-search.
                 let r = lmr_reduction(quiet, in_check, depth, i);
-                score = -self.search(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
                 if r > 0 && score > alpha {
-                    score = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, depth - 1, ply + 1, true);
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
                 }
             }
             self.undo_move();
