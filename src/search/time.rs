@@ -35,6 +35,8 @@ pub struct TimeManager {
     soft: Option<u64>,
     /// Never think longer than this.
     hard: Option<u64>,
+    /// `movetime`: use the whole time, never stop between iterations early.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -75,6 +77,7 @@ impl TimeManager {
                 start,
                 soft: Some(cap),
                 hard: Some(cap),
+                fixed: false,
             };
         }
         // Shogi games run long; plan for fewer moves left as the game goes on.
@@ -92,6 +95,7 @@ impl TimeManager {
             start,
             soft: Some(soft),
             hard: Some(hard),
+            fixed: false,
         }
     }
 
@@ -128,6 +132,9 @@ impl TimeManager {
         let Some(soft) = self.soft else {
             return false;
         };
+        if self.fixed {
+            return false;
+        }
         let factor = (0.5 + instability).clamp(0.5, 2.0);
         let budget = soft as f64 * factor;
         // The next iteration usually costs more than all before it: do not start one that
