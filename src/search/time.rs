@@ -49,6 +49,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                fixed: false,
             };
         }
         if let Some(mt) = limits.movetime {
@@ -57,6 +58,7 @@ impl TimeManager {
                 start,
                 soft: Some(t),
                 hard: Some(t),
+                fixed: true,
             };
         }
         if !limits.uses_clock() {
@@ -64,6 +66,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                fixed: false,
             };
         }
         let remain = limits.time[us.index()].unwrap_or(0);
