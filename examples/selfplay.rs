@@ -29,7 +29,10 @@ enum Outcome {
 
 fn play(opening: &str, features: [Features; 2], nodes: u64) -> Outcome {
     let mut pos = Position::from_usi_position(opening).expect("opening line");
-    let tts = [Arc::new(TranspositionTable::new(4)), Arc::new(TranspositionTable::new(4))];
+    let tts = [
+        Arc::new(TranspositionTable::new(4)),
+        Arc::new(TranspositionTable::new(4)),
+    ];
     let rules = GameRules {
         declaration: DeclarationRule::Csa27,
         max_moves: None,
@@ -47,7 +50,14 @@ fn play(opening: &str, features: [Features; 2], nodes: u64) -> Outcome {
             ..SearchConfig::default()
         };
         let time = TimeManager::new(&limits, us, pos.move_number(), &TimeOptions::default());
-        let mut worker = Worker::new(pos.clone(), tts[us.index()].clone(), Arc::new(Control::new()), limits, config, time);
+        let mut worker = Worker::new(
+            pos.clone(),
+            tts[us.index()].clone(),
+            Arc::new(Control::new()),
+            limits,
+            config,
+            time,
+        );
         match worker.run(&Silent).best {
             BestMove::Move { best, .. } => pos.do_move(best),
             BestMove::Resign => return Outcome::Win(us.flip()),
@@ -58,7 +68,9 @@ fn play(opening: &str, features: [Features; 2], nodes: u64) -> Outcome {
 }
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn main() {
@@ -68,7 +80,8 @@ fn main() {
     let games: usize = arg(&args, "--games").map_or(200, |v| v.parse().expect("--games"));
     let nodes: u64 = arg(&args, "--nodes").map_or(10_000, |v| v.parse().expect("--nodes"));
     let threads: usize = arg(&args, "--threads").map_or(2, |v| v.parse().expect("--threads"));
-    let file = arg(&args, "--openings").unwrap_or_else(|| "../shared/data/openings-taya36.sfen".into());
+    let file =
+        arg(&args, "--openings").unwrap_or_else(|| "../shared/data/openings-taya36.sfen".into());
     let openings: Vec<String> = std::fs::read_to_string(&file)
         .unwrap_or_else(|e| panic!("{file}: {e}"))
         .lines()
@@ -87,8 +100,16 @@ fn main() {
                 }
                 let opening = &openings[(g / 2) % openings.len()];
                 // Even games: A is black; odd games: A is white.
-                let a_color = if g % 2 == 0 { Color::Black } else { Color::White };
-                let features = if a_color == Color::Black { [a, b] } else { [b, a] };
+                let a_color = if g % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let features = if a_color == Color::Black {
+                    [a, b]
+                } else {
+                    [b, a]
+                };
                 let outcome = play(opening, features, nodes);
                 let mut t = tally.lock().unwrap();
                 match outcome {
@@ -103,11 +124,17 @@ fn main() {
     let n = (w + d + l) as f64;
     let score = (w as f64 + d as f64 / 2.0) / n;
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
-    let var = ((w as f64) * (1.0 - score).powi(2) + (d as f64) * (0.5 - score).powi(2) + (l as f64) * score.powi(2)) / n;
+    let var = ((w as f64) * (1.0 - score).powi(2)
+        + (d as f64) * (0.5 - score).powi(2)
+        + (l as f64) * score.powi(2))
+        / n;
     let margin = 1.96 * (var / n).sqrt();
     println!("A = {a:?}");
     println!("B = {b:?}");
-    println!("games {} nodes/move {nodes}: A wins {w}, draws {d}, A losses {l}", w + d + l);
+    println!(
+        "games {} nodes/move {nodes}: A wins {w}, draws {d}, A losses {l}",
+        w + d + l
+    );
     println!(
         "score {:.3}  Elo {:+.1}  (95% interval {:+.1} .. {:+.1})",
         score,

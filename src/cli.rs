@@ -278,10 +278,14 @@ fn cmd_bench(args: &[String]) -> CliResult {
     let elapsed = start.elapsed().as_secs_f64().max(1e-9);
     // Stop latency: from `stop` during an infinite search to the delivered best move.
     engine.set_info_sink(None);
-    engine.set_position("startpos").map_err(|e| CliError(e.to_string()))?;
+    engine
+        .set_position("startpos")
+        .map_err(|e| CliError(e.to_string()))?;
     let mut latencies = Vec::new();
     for _ in 0..5 {
-        engine.go(Limits::infinite()).map_err(|e| CliError(e.to_string()))?;
+        engine
+            .go(Limits::infinite())
+            .map_err(|e| CliError(e.to_string()))?;
         std::thread::sleep(std::time::Duration::from_millis(200));
         let t = Instant::now();
         engine.stop();

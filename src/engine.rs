@@ -121,11 +121,15 @@ impl Report for Sinks {
 /// A transposition-table hit for the current position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtProbe {
-    /// The stored move, checked legal in the position (None if absent or not legal).
+    /// The stored move, checked legal in the position (None if absent or not legal, or
+    /// when probing by key alone).
     pub best_move: Option<Move>,
+    /// The stored move as found, unchecked.
+    pub raw_move: Move,
     pub score: Score,
     pub depth: i32,
     pub bound: Bound,
+    pub generation: u8,
 }
 
 struct Shared {
@@ -245,13 +249,8 @@ impl Engine {
         let mut opts = self.shared.options.lock();
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => {
-                let mib = number(1, MAX_HASH_MIB as u64)? as usize;
-                if mib != opts.hash_mib {
-                    // Build the new table before dropping the old one's reference; the
-                    // old one is freed when the last sharer lets go.
-                    *self.shared.tt.write() = Arc::new(TranspositionTable::new(mib));
-                    opts.hash_mib = mib;
-                }
+                // The allocation is deferred to `ready` (or the next `go`).
+                opts.hash_mib = number(1, MAX_HASH_MIB as u64)? as usize;
             }
             "threads" => opts.threads = number(1, 1)? as usize,
             "multipv" => opts.multipv = number(1, 32)? as u32,
@@ -273,6 +272,32 @@ impl Engine {
             }
             _ => return Err(EngineError::UnknownOption(name.to_string())),
         }
+        Ok(())
+    }
+
+    /// Apply deferred work (a table resize): the USI `isready` step.
+    pub fn ready(&self) -> Result<(), EngineError> {
+        let searching = self.shared.searching.lock();
+        if *searching {
+            return Err(EngineError::Busy);
+        }
+        self.apply_pending();
+        Ok(())
+    }
+
+    fn apply_pending(&self) {
+        let mib = self.shared.options.lock().hash_mib;
+        let mut tt = self.shared.tt.write();
+        if tt.size_mib() != mib {
+            // The old table is freed when its last sharer lets go of it.
+            *tt = Arc::new(TranspositionTable::new(mib));
+        }
+    }
+
+    /// Start a new game: forget the table's contents.
+    pub fn new_game(&self) -> Result<(), EngineError> {
+        self.ready()?;
+        self.tt().clear();
         Ok(())
     }
 
@@ -309,15 +334,28 @@ impl Engine {
 
     /// What the table holds for the current position.
     pub fn probe_tt(&self) -> Option<TtProbe> {
-        let pos = self.shared.position.lock();
-        let e = self.tt().probe(pos.key())?;
-        let best_move =
-            Some(e.mv).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
+        let pos = self.shared.position.lock().clone();
+        self.probe_tt_at(&pos)
+    }
+
+    /// What the table holds for `pos`.
+    pub fn probe_tt_at(&self, pos: &Position) -> Option<TtProbe> {
+        let mut p = self.probe_tt_key(pos.key())?;
+        p.best_move =
+            Some(p.raw_move).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
+        Some(p)
+    }
+
+    /// What the table holds for a Zobrist key (the move cannot be checked).
+    pub fn probe_tt_key(&self, key: u64) -> Option<TtProbe> {
+        let e = self.tt().probe(key)?;
         Some(TtProbe {
-            best_move,
+            best_move: None,
+            raw_move: e.mv,
             score: Score::from_internal(score_from_tt(e.score, 0)),
             depth: e.depth,
             bound: e.bound,
+            generation: e.generation,
         })
     }
 
@@ -346,6 +384,7 @@ impl Engine {
         if let Some(h) = self.thread.lock().take() {
             let _ = h.join();
         }
+        self.apply_pending();
         let opts = self.shared.options.lock().clone();
         let control = Arc::new(Control::new());
         control

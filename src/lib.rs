@@ -4,5 +4,6 @@
 
 pub mod engine;
 pub mod eval;
+pub mod ffi;
 pub mod search;
 pub mod shogi;

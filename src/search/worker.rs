@@ -114,17 +114,14 @@ pub struct Features {
 
 impl Default for Features {
     fn default() -> Self {
-        Features {
-            check_extension: false,
-            reverse_futility: false,
-            futility: false,
-            late_move_pruning: false,
-            razoring: false,
-        }
+        Features::MEASURED
     }
 }
 
 impl Features {
+    /// The default: what self-play matches showed to help.
+    pub const MEASURED: Features = Features::SEEDS_ONLY;
+
     /// All techniques off: the seeds' search exactly.
     pub const SEEDS_ONLY: Features = Features {
         check_extension: false,
@@ -672,7 +669,10 @@ impl Worker {
             let quiet = !capture && !m.is_promotion() && !gives_check;
             if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
                 // Beyond the seeds: late-move pruning and futility pruning.
-                if features.late_move_pruning && depth <= 4 && quiets_tried >= 3 + (depth * depth) as usize {
+                if features.late_move_pruning
+                    && depth <= 4
+                    && quiets_tried >= 3 + (depth * depth) as usize
+                {
                     continue;
                 }
                 if features.futility && depth <= 3 && static_eval + 150 + 120 * depth <= alpha {
@@ -683,7 +683,10 @@ impl Worker {
                 quiets_tried += 1;
             }
             // Beyond the seeds: check extension for checks that do not lose material.
-            let extension = (features.check_extension && gives_check && ply < MAX_PLY / 2 && self.pos.see(m) >= 0) as i32;
+            let extension = (features.check_extension
+                && gives_check
+                && ply < MAX_PLY / 2
+                && self.pos.see(m) >= 0) as i32;
             let new_depth = depth - 1 + extension;
             self.do_move(m);
             let mut score;

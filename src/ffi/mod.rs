@@ -1,0 +1,1100 @@
+//! The C ABI: the only `extern "C"` code of the crate, a thin translation of
+//! [`crate::engine::Engine`].
+//!
+//! Conventions (see `include/hayanagi.h`):
+//! * every function returns a status code (`HAYANAGI_OK` = 0) and writes results to
+//!   out-params only on success; `*_free(NULL)` is a no-op;
+//! * strings in are NUL-terminated UTF-8; strings out go to caller buffers
+//!   (`buf`, `cap`, `*out_len`: always NUL-terminated; `HAYANAGI_BUFFER_TOO_SMALL` reports
+//!   the needed size in `*out_len`) or are borrowed for the duration of a callback;
+//! * every body runs inside one panic boundary (`ffi_boundary`) that turns a panic into
+//!   `HAYANAGI_PANIC`;
+//! * callbacks run on the engine's search thread; inside a callback `stop` works, while
+//!   `go`, `wait`, `free` and the callback setters on the same engine return
+//!   `HAYANAGI_REENTRANT`.
+
+#![allow(non_camel_case_types)]
+// These functions are called from C, where `unsafe` means nothing: each one checks its
+// pointers for NULL and documents in the header what it requires of the rest; every
+// dereference sits in an `unsafe` block stating why it is sound.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+mod strings;
+mod types;
+
+pub use types::*;
+
+use crate::engine::{Engine, EngineError};
+use crate::eval::Evaluator;
+use crate::search::tt::Bound;
+use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
+use crate::shogi::perft::perft;
+use crate::shogi::rules::{GameRules, GameState};
+use crate::shogi::{legal, Color, Position, PositionError};
+use parking_lot::{Mutex, RwLock};
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::ffi::{c_char, c_void, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::Duration;
+use strings::{copy_out, read_str};
+
+thread_local! {
+    /// Engine whose callback is running on this thread (null when none).
+    static IN_CALLBACK: Cell<*const hayanagi_engine> = const { Cell::new(std::ptr::null()) };
+    /// Message of the last failure on this thread (for calls without a handle).
+    static LAST_ERROR: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+fn set_thread_error(msg: &str) {
+    LAST_ERROR.with(|e| *e.borrow_mut() = msg.to_string());
+}
+
+/// Run `body`, turning a panic into `HAYANAGI_PANIC`.
+fn ffi_boundary(body: impl FnOnce() -> hayanagi_status) -> hayanagi_status {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(status) => status,
+        Err(_) => {
+            set_thread_error("internal error (panic caught at the C boundary)");
+            HAYANAGI_PANIC
+        }
+    }
+}
+
+/// A host-supplied callback with its user data.
+struct Slot<F: Copy> {
+    f: F,
+    user_data: *mut c_void,
+    free: hayanagi_free_callback,
+}
+
+impl<T: Copy> Slot<Option<T>> {
+    fn empty() -> Self {
+        Slot {
+            f: None,
+            user_data: std::ptr::null_mut(),
+            free: None,
+        }
+    }
+
+    fn release(&mut self) {
+        if let Some(free) = self.free.take() {
+            // SAFETY: the host gave us `free` for exactly this `user_data`, and we call it
+            // once, when the slot is replaced or the engine freed.
+            unsafe { free(self.user_data) };
+        }
+        self.f = None;
+        self.user_data = std::ptr::null_mut();
+    }
+}
+
+/// A queued event for hosts that poll instead of taking callbacks.
+struct Event {
+    kind: i32,
+    info: Option<Info>,
+    text: String,
+}
+
+struct Callbacks {
+    owner: *const hayanagi_engine,
+    info: RwLock<Slot<hayanagi_info_callback>>,
+    bestmove: RwLock<Slot<hayanagi_bestmove_callback>>,
+    log: RwLock<Slot<hayanagi_log_callback>>,
+    events: Mutex<Option<VecDeque<Event>>>,
+}
+
+// SAFETY: the raw pointers are the host's `user_data` (the host promises, as documented in
+// the header, that it may be used from the engine's thread) and the owner address, used
+// only for comparison.
+unsafe impl Send for Callbacks {}
+// SAFETY: as above; all mutation goes through the locks.
+unsafe impl Sync for Callbacks {}
+
+/// Marks this thread as running a callback of `owner` while alive.
+struct CallbackGuard(*const hayanagi_engine);
+
+impl CallbackGuard {
+    fn enter(owner: *const hayanagi_engine) -> CallbackGuard {
+        let prev = IN_CALLBACK.with(|c| c.replace(owner));
+        CallbackGuard(prev)
+    }
+}
+
+impl Drop for CallbackGuard {
+    fn drop(&mut self) {
+        IN_CALLBACK.with(|c| c.set(self.0));
+    }
+}
+
+impl Callbacks {
+    fn on_info(&self, info: &Info) {
+        let line = info.to_usi();
+        if let Some(q) = self.events.lock().as_mut() {
+            q.push_back(Event {
+                kind: HAYANAGI_EVENT_INFO,
+                info: Some(info.clone()),
+                text: line.clone(),
+            });
+        }
+        let slot = self.info.read();
+        if let Some(f) = slot.f {
+            let pv: String = info
+                .pv
+                .iter()
+                .map(|m| m.usi())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let pv_c = CString::new(pv).unwrap_or_default();
+            let line_c = CString::new(line).unwrap_or_default();
+            let c_info = types::info_to_c(info, pv_c.as_ptr());
+            let _g = CallbackGuard::enter(self.owner);
+            // A panic unwinding out of a host callback would be UB; the callback itself
+            // is host code, which cannot panic in Rust terms.
+            // SAFETY: `f` is the host's function; the pointers stay valid for the call.
+            unsafe { f(slot.user_data, &c_info, line_c.as_ptr()) };
+        }
+    }
+
+    fn on_bestmove(&self, b: &BestMove) {
+        let (best, ponder) = match b {
+            BestMove::Move { best, ponder } => (best.usi(), ponder.map(|p| p.usi())),
+            BestMove::Resign => ("resign".to_string(), None),
+            BestMove::Win => ("win".to_string(), None),
+        };
+        if let Some(q) = self.events.lock().as_mut() {
+            q.push_back(Event {
+                kind: HAYANAGI_EVENT_BESTMOVE,
+                info: None,
+                text: b.to_usi(),
+            });
+        }
+        let slot = self.bestmove.read();
+        if let Some(f) = slot.f {
+            let best_c = CString::new(best).unwrap_or_default();
+            let ponder_c = ponder.map(|p| CString::new(p).unwrap_or_default());
+            let ponder_ptr = ponder_c.as_ref().map_or(std::ptr::null(), |p| p.as_ptr());
+            let _g = CallbackGuard::enter(self.owner);
+            // SAFETY: host function; the strings live until the call returns.
+            unsafe { f(slot.user_data, best_c.as_ptr(), ponder_ptr) };
+        }
+    }
+
+    fn on_log(&self, msg: &str) {
+        let slot = self.log.read();
+        if let Some(f) = slot.f {
+            let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+            let _g = CallbackGuard::enter(self.owner);
+            // SAFETY: host function; the string lives until the call returns.
+            unsafe { f(slot.user_data, c.as_ptr()) };
+        }
+    }
+}
+
+/// An engine handle. Opaque to C.
+pub struct hayanagi_engine {
+    engine: Engine,
+    callbacks: Arc<Callbacks>,
+    last_error: Mutex<String>,
+}
+
+/// A transposition table that several engines may share. Opaque to C.
+pub struct hayanagi_table {
+    tt: Arc<TranspositionTable>,
+}
+
+impl hayanagi_engine {
+    fn fail(&self, status: hayanagi_status, msg: impl Into<String>) -> hayanagi_status {
+        let msg = msg.into();
+        set_thread_error(&msg);
+        *self.last_error.lock() = msg;
+        status
+    }
+
+    fn engine_error(&self, e: EngineError) -> hayanagi_status {
+        let status = match &e {
+            EngineError::Busy => HAYANAGI_BUSY,
+            EngineError::Position(PositionError::Sfen(_)) => HAYANAGI_PARSE,
+            EngineError::Position(PositionError::Move { .. }) => HAYANAGI_ILLEGAL_MOVE,
+            EngineError::UnknownOption(_)
+            | EngineError::InvalidOptionValue { .. }
+            | EngineError::InvalidLimits(_) => HAYANAGI_INVALID_ARG,
+            EngineError::SearchFailed(_) => HAYANAGI_POISONED,
+        };
+        let msg = match e {
+            // The C API counts moves from 0.
+            EngineError::Position(PositionError::Move { index, error, sfen }) => {
+                format!(
+                    "move {} (0-based): {error} in position {sfen}; the previous position is kept",
+                    index - 1
+                )
+            }
+            other => other.to_string(),
+        };
+        self.fail(status, msg)
+    }
+
+    fn in_own_callback(&self) -> bool {
+        IN_CALLBACK.with(|c| std::ptr::eq(c.get(), self))
+    }
+}
+
+/// Borrow the engine behind a handle, or fail with NULL_ARG.
+macro_rules! engine_ref {
+    ($ptr:expr) => {{
+        if $ptr.is_null() {
+            set_thread_error("engine handle is NULL");
+            return HAYANAGI_NULL_ARG;
+        }
+        // SAFETY: non-null handles come from `hayanagi_engine_new` and stay valid until
+        // `hayanagi_engine_free`; the header makes using a freed handle the host's error.
+        unsafe { &*$ptr }
+    }};
+}
+
+/// Reject a NULL out-parameter.
+macro_rules! require {
+    ($e:expr, $ptr:expr, $name:expr) => {
+        if $ptr.is_null() {
+            return $e.fail(HAYANAGI_NULL_ARG, concat!($name, " is NULL"));
+        }
+    };
+}
+
+// ----- library-wide ----------------------------------------------------------------------
+
+/// The ABI version (`HAYANAGI_ABI_VERSION` of the header the library was built with).
+#[no_mangle]
+pub extern "C" fn hayanagi_abi_version() -> u32 {
+    HAYANAGI_ABI_VERSION
+}
+
+/// The library version as a static string, e.g. "0.1.0".
+#[no_mangle]
+pub extern "C" fn hayanagi_version_string() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}
+
+/// A static description of a status code.
+#[no_mangle]
+pub extern "C" fn hayanagi_status_str(status: hayanagi_status) -> *const c_char {
+    let s: &'static str = match status {
+        HAYANAGI_OK => "ok\0",
+        HAYANAGI_NULL_ARG => "a required pointer argument is NULL\0",
+        HAYANAGI_INVALID_ARG => "an argument is invalid\0",
+        HAYANAGI_PARSE => "text could not be parsed\0",
+        HAYANAGI_ILLEGAL_MOVE => "a move is illegal\0",
+        HAYANAGI_BUSY => "a search is running\0",
+        HAYANAGI_REENTRANT => "not allowed inside this engine's callback\0",
+        HAYANAGI_BUFFER_TOO_SMALL => "the output buffer is too small\0",
+        HAYANAGI_TIMEOUT => "timed out\0",
+        HAYANAGI_IO => "a file is missing or unreadable\0",
+        HAYANAGI_FORMAT => "a file has bad contents\0",
+        HAYANAGI_PANIC => "internal error\0",
+        HAYANAGI_POISONED => "the engine failed earlier and cannot continue\0",
+        _ => "unknown status code\0",
+    };
+    s.as_ptr() as *const c_char
+}
+
+/// Copy the message of the last failure on the calling thread into `buf`.
+#[no_mangle]
+pub extern "C" fn hayanagi_last_error(
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let msg = LAST_ERROR.with(|e| e.borrow().clone());
+        copy_out(&msg, buf, cap, out_len)
+    })
+}
+
+/// Fill `limits` with defaults: every limit unset (an infinite search unless one is set).
+#[no_mangle]
+pub extern "C" fn hayanagi_limits_init(limits: *mut hayanagi_limits) -> hayanagi_status {
+    ffi_boundary(|| {
+        if limits.is_null() {
+            set_thread_error("limits is NULL");
+            return HAYANAGI_NULL_ARG;
+        }
+        // SAFETY: non-null, and the header requires it to point at a hayanagi_limits.
+        unsafe { limits.write(types::default_limits()) };
+        HAYANAGI_OK
+    })
+}
+
+// ----- tables ------------------------------------------------------------------------------
+
+/// A table of `size_mib` MiB (1 to 1048576) that engines can share.
+#[no_mangle]
+pub extern "C" fn hayanagi_table_new(
+    size_mib: u32,
+    out: *mut *mut hayanagi_table,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            set_thread_error("out is NULL");
+            return HAYANAGI_NULL_ARG;
+        }
+        if size_mib == 0 || size_mib as usize > crate::engine::MAX_HASH_MIB {
+            set_thread_error("size_mib must be between 1 and 1048576");
+            return HAYANAGI_INVALID_ARG;
+        }
+        let t = Box::new(hayanagi_table {
+            tt: Arc::new(TranspositionTable::new(size_mib as usize)),
+        });
+        // SAFETY: `out` is non-null and points at writable storage for a pointer.
+        unsafe { out.write(Box::into_raw(t)) };
+        HAYANAGI_OK
+    })
+}
+
+/// Release a table handle (NULL is fine). Engines using the table keep it alive.
+#[no_mangle]
+pub extern "C" fn hayanagi_table_free(table: *mut hayanagi_table) -> hayanagi_status {
+    ffi_boundary(|| {
+        if !table.is_null() {
+            // SAFETY: the handle came from `hayanagi_table_new` and is freed once.
+            drop(unsafe { Box::from_raw(table) });
+        }
+        HAYANAGI_OK
+    })
+}
+
+// ----- engine lifetime ---------------------------------------------------------------------
+
+/// Create an engine. `config` may be NULL (defaults); when given, its `struct_size` must be
+/// at least the size of the first version of the struct.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_new(
+    config: *const hayanagi_engine_config,
+    out: *mut *mut hayanagi_engine,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        if out.is_null() {
+            set_thread_error("out is NULL");
+            return HAYANAGI_NULL_ARG;
+        }
+        let engine = Engine::new();
+        if !config.is_null() {
+            // SAFETY: non-null; struct_size is read first to learn how much may be read.
+            let size = unsafe { std::ptr::addr_of!((*config).struct_size).read() };
+            if size < std::mem::size_of::<hayanagi_engine_config>() {
+                set_thread_error("config.struct_size is smaller than hayanagi_engine_config");
+                return HAYANAGI_INVALID_ARG;
+            }
+            // SAFETY: the host says the struct is at least this large.
+            let c = unsafe { config.read() };
+            if c.hash_mib != 0 {
+                if let Err(e) = engine.set_option("Hash", &c.hash_mib.to_string()) {
+                    set_thread_error(&e.to_string());
+                    return HAYANAGI_INVALID_ARG;
+                }
+                let _ = engine.ready();
+            }
+            if c.threads > 1 {
+                set_thread_error("threads: only 1 is supported so far");
+                return HAYANAGI_INVALID_ARG;
+            }
+        }
+        let mut handle = Box::new(hayanagi_engine {
+            engine,
+            callbacks: Arc::new(Callbacks {
+                owner: std::ptr::null(),
+                info: RwLock::new(Slot::empty()),
+                bestmove: RwLock::new(Slot::empty()),
+                log: RwLock::new(Slot::empty()),
+                events: Mutex::new(None),
+            }),
+            last_error: Mutex::new(String::new()),
+        });
+        let owner: *const hayanagi_engine = &*handle;
+        Arc::get_mut(&mut handle.callbacks)
+            .expect("sole owner")
+            .owner = owner;
+        let cb = handle.callbacks.clone();
+        handle
+            .engine
+            .set_info_sink(Some(Box::new(move |i: &Info| cb.on_info(i))));
+        let cb = handle.callbacks.clone();
+        handle
+            .engine
+            .set_bestmove_sink(Some(Box::new(move |b: &BestMove| cb.on_bestmove(b))));
+        let cb = handle.callbacks.clone();
+        handle
+            .engine
+            .set_log_sink(Some(Box::new(move |m: &str| cb.on_log(m))));
+        // SAFETY: `out` is non-null and points at writable storage for a pointer.
+        unsafe { out.write(Box::into_raw(handle)) };
+        HAYANAGI_OK
+    })
+}
+
+/// Destroy an engine: stops and joins a running search (its best move is still delivered),
+/// then releases the callbacks' user data. NULL is fine. May be called from any thread
+/// except from inside this engine's own callbacks (`HAYANAGI_REENTRANT`).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        if engine.is_null() {
+            return HAYANAGI_OK;
+        }
+        // SAFETY: non-null handle from `hayanagi_engine_new`.
+        let e = unsafe { &*engine };
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "hayanagi_engine_free called from the engine's own callback",
+            );
+        }
+        // SAFETY: the handle is freed exactly once, here.
+        let boxed = unsafe { Box::from_raw(engine) };
+        let callbacks = boxed.callbacks.clone();
+        drop(boxed); // stops and joins the search thread
+        callbacks.info.write().release();
+        callbacks.bestmove.write().release();
+        callbacks.log.write().release();
+        HAYANAGI_OK
+    })
+}
+
+/// Copy this engine's last error message into `buf`.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_last_error(
+    engine: *const hayanagi_engine,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let msg = e.last_error.lock().clone();
+        copy_out(&msg, buf, cap, out_len)
+    })
+}
+
+// ----- options and position ----------------------------------------------------------------
+
+/// Set a USI option (`USI_Hash`/`Hash`, `Threads`, `MultiPV`, `NetworkDelay`,
+/// `MinimumThinkingTime`, `SlowMover`, `EnteringKingRule`). Values are validated now; a
+/// table resize happens at `hayanagi_engine_ready` or the next `go`.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_option(
+    engine: *mut hayanagi_engine,
+    name: *const c_char,
+    value: *const c_char,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let name = match read_str(name, "name") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        let value = match read_str(value, "value") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        match e.engine.set_option(name, value) {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// Apply deferred work (table resize). The USI `isready` step.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        match e.engine.ready() {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// Start a new game (clears the table).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_new_game(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        match e.engine.new_game() {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// Set the position from USI `position` syntax: `startpos` or `sfen <SFEN>` (a bare SFEN is
+/// accepted too), optionally followed by `moves m1 m2 ...`. On failure the previous position
+/// is kept: `HAYANAGI_PARSE` for a bad SFEN, `HAYANAGI_ILLEGAL_MOVE` for a bad move (the
+/// message names the move and its 0-based index).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_position(
+    engine: *mut hayanagi_engine,
+    position: *const c_char,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let text = match read_str(position, "position") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        match e.engine.set_position(text) {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+// ----- searching ---------------------------------------------------------------------------
+
+fn limits_from_c(
+    e: &hayanagi_engine,
+    l: &hayanagi_limits,
+    pos: &Position,
+) -> Result<Limits, hayanagi_status> {
+    let opt = |v: i64| (v >= 0).then_some(v as u64);
+    let mut limits = Limits {
+        depth: (l.depth > 0).then_some(l.depth.min(1000) as u32),
+        nodes: (l.nodes > 0).then_some(l.nodes as u64),
+        movetime: (l.movetime_ms > 0).then_some(l.movetime_ms as u64),
+        infinite: l.infinite,
+        ponder: l.ponder,
+        time: [opt(l.btime_ms), opt(l.wtime_ms)],
+        increment: [l.binc_ms.max(0) as u64, l.winc_ms.max(0) as u64],
+        byoyomi: l.byoyomi_ms.max(0) as u64,
+        searchmoves: Vec::new(),
+        multipv: (l.multipv > 0).then_some(l.multipv),
+    };
+    if l.multipv > 32 {
+        return Err(e.fail(
+            HAYANAGI_INVALID_ARG,
+            "multipv must be between 1 and 32 (0 = engine option)",
+        ));
+    }
+    if !l.searchmoves.is_null() {
+        let text = read_str(l.searchmoves, "searchmoves").map_err(|(st, m)| e.fail(st, m))?;
+        for (i, w) in text.split_whitespace().enumerate() {
+            match pos.parse_usi_move(w) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(err) => {
+                    return Err(e.fail(
+                        HAYANAGI_ILLEGAL_MOVE,
+                        format!("searchmoves {i} (0-based): {err}"),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(limits)
+}
+
+/// Start a search; returns at once. `limits` may be NULL (infinite search). Exactly one
+/// best move follows for every `HAYANAGI_OK`.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_go(
+    engine: *mut hayanagi_engine,
+    limits: *const hayanagi_limits,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "hayanagi_engine_go called from the engine's own callback",
+            );
+        }
+        let l = if limits.is_null() {
+            types::default_limits()
+        } else {
+            // SAFETY: non-null; the header requires a hayanagi_limits initialised by
+            // hayanagi_limits_init (struct_size checked next).
+            let size = unsafe { std::ptr::addr_of!((*limits).struct_size).read() };
+            if size < std::mem::size_of::<hayanagi_limits>() {
+                return e.fail(
+                    HAYANAGI_INVALID_ARG,
+                    "limits.struct_size is too small (call hayanagi_limits_init)",
+                );
+            }
+            // SAFETY: as above.
+            unsafe { limits.read() }
+        };
+        let pos = e.engine.position();
+        let limits = match limits_from_c(e, &l, &pos) {
+            Ok(l) => l,
+            Err(st) => return st,
+        };
+        let limits = if !limits.infinite
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && !limits.uses_clock()
+        {
+            Limits {
+                infinite: true,
+                ..limits
+            }
+        } else {
+            limits
+        };
+        match e.engine.go(limits) {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// Ask the search to finish now. Never blocks; a no-op when idle; allowed in callbacks.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_stop(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        e.engine.stop();
+        HAYANAGI_OK
+    })
+}
+
+/// The opponent played the predicted move: pondering becomes a timed search.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_ponderhit(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        e.engine.ponderhit();
+        HAYANAGI_OK
+    })
+}
+
+/// Wait until the best move has been delivered. `timeout_ms < 0` waits forever;
+/// `HAYANAGI_TIMEOUT` when the time ran out first.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_wait(
+    engine: *mut hayanagi_engine,
+    timeout_ms: i64,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "hayanagi_engine_wait called from the engine's own callback",
+            );
+        }
+        let timeout = (timeout_ms >= 0).then(|| Duration::from_millis(timeout_ms as u64));
+        if e.engine.wait(timeout) {
+            HAYANAGI_OK
+        } else {
+            e.fail(HAYANAGI_TIMEOUT, "the search is still running")
+        }
+    })
+}
+
+/// Is a search running (until its best move has been delivered)?
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_is_searching(
+    engine: *const hayanagi_engine,
+    out: *mut bool,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null out-param.
+        unsafe { out.write(e.engine.is_searching()) };
+        HAYANAGI_OK
+    })
+}
+
+// ----- callbacks and events ----------------------------------------------------------------
+
+/// Replace a callback slot (shared by the three setters).
+fn set_slot<T: Copy>(
+    engine: *mut hayanagi_engine,
+    pick: impl Fn(&Callbacks) -> &RwLock<Slot<Option<T>>>,
+    callback: Option<T>,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "callbacks cannot be changed from inside a callback",
+            );
+        }
+        if e.engine.is_searching() {
+            return e.fail(HAYANAGI_BUSY, "callbacks cannot be changed while searching");
+        }
+        let mut slot = pick(&e.callbacks).write();
+        slot.release();
+        slot.f = callback;
+        slot.user_data = user_data;
+        slot.free = user_data_free;
+        HAYANAGI_OK
+    })
+}
+
+/// Set (or clear, with NULL) the info callback. It runs on the search thread and receives a
+/// struct and the same report as a USI `info` line, both valid only during the call. The
+/// previous user_data is released with its free function. `HAYANAGI_BUSY` while searching.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_info_callback(
+    engine: *mut hayanagi_engine,
+    callback: hayanagi_info_callback,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    set_slot(engine, |c| &c.info, callback, user_data, user_data_free)
+}
+
+/// Set (or clear) the best-move callback: `bestmove` is a USI move, `resign` or `win`;
+/// `ponder` is NULL when there is none. Runs on the search thread, once per `go`.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_bestmove_callback(
+    engine: *mut hayanagi_engine,
+    callback: hayanagi_bestmove_callback,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    set_slot(engine, |c| &c.bestmove, callback, user_data, user_data_free)
+}
+
+/// Set (or clear) the callback for warnings and diagnostics (the library never prints).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_log_callback(
+    engine: *mut hayanagi_engine,
+    callback: hayanagi_log_callback,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    set_slot(engine, |c| &c.log, callback, user_data, user_data_free)
+}
+
+/// Queue events for `hayanagi_engine_poll_event` (for hosts that must stay on their own
+/// thread). Disabling drops queued events.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_enable_events(
+    engine: *mut hayanagi_engine,
+    enabled: bool,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        *e.callbacks.events.lock() = enabled.then(VecDeque::new);
+        HAYANAGI_OK
+    })
+}
+
+/// Take the oldest queued event. `out->kind` is `HAYANAGI_EVENT_NONE` when the queue is
+/// empty. The USI text of the event (an `info ...` or `bestmove ...` line) goes to `buf`;
+/// when it does not fit, nothing is dequeued and `HAYANAGI_BUFFER_TOO_SMALL` reports the
+/// size needed. `out->info.pv` is NULL for polled events (the PV is in the text).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_poll_event(
+    engine: *mut hayanagi_engine,
+    out: *mut hayanagi_event,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let mut q = e.callbacks.events.lock();
+        let Some(queue) = q.as_mut() else {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                "events are not enabled (hayanagi_engine_enable_events)",
+            );
+        };
+        let Some(ev) = queue.front() else {
+            // SAFETY: non-null out-param.
+            unsafe { out.write(types::empty_event()) };
+            return HAYANAGI_OK;
+        };
+        let st = copy_out(&ev.text, buf, cap, out_len);
+        if st != HAYANAGI_OK {
+            return e.fail(st, "buffer too small for the event text");
+        }
+        let ev = queue.pop_front().expect("front exists");
+        let mut c = types::empty_event();
+        c.kind = ev.kind;
+        if let Some(info) = &ev.info {
+            c.info = types::info_to_c(info, std::ptr::null());
+        }
+        // SAFETY: non-null out-param.
+        unsafe { out.write(c) };
+        HAYANAGI_OK
+    })
+}
+
+// ----- table -------------------------------------------------------------------------------
+
+fn probe_to_c(p: Option<crate::engine::TtProbe>) -> hayanagi_tt_probe {
+    let mut out = types::empty_probe();
+    if let Some(p) = p {
+        out.found = true;
+        let m = p.best_move.unwrap_or(p.raw_move);
+        strings::write_fixed(
+            &if m.is_some() { m.usi() } else { String::new() },
+            &mut out.move_usi,
+        );
+        out.move_legal = p.best_move.is_some();
+        let (kind, value) = score_to_c(p.score);
+        out.score_kind = kind;
+        out.score_value = value;
+        out.depth = p.depth;
+        out.bound = match p.bound {
+            Bound::Exact => HAYANAGI_BOUND_EXACT,
+            Bound::Lower => HAYANAGI_BOUND_LOWER,
+            Bound::Upper => HAYANAGI_BOUND_UPPER,
+        };
+        out.generation = p.generation;
+    }
+    out
+}
+
+fn score_to_c(s: Score) -> (i32, i32) {
+    match s {
+        Score::Cp(v) => (HAYANAGI_SCORE_CP, v),
+        Score::Mate(n) => (HAYANAGI_SCORE_MATE, n),
+    }
+}
+
+pub(crate) fn bound_to_c(b: ScoreBound) -> i32 {
+    match b {
+        ScoreBound::Exact => HAYANAGI_BOUND_EXACT,
+        ScoreBound::Lower => HAYANAGI_BOUND_LOWER,
+        ScoreBound::Upper => HAYANAGI_BOUND_UPPER,
+    }
+}
+
+/// Probe the table for the current position, or for `position` (USI position syntax) when
+/// it is not NULL. `out->found` tells whether there was an entry.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_probe_tt(
+    engine: *const hayanagi_engine,
+    position: *const c_char,
+    out: *mut hayanagi_tt_probe,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let probe = if position.is_null() {
+            e.engine.probe_tt()
+        } else {
+            let text = match read_str(position, "position") {
+                Ok(s) => s,
+                Err((st, m)) => return e.fail(st, m),
+            };
+            match Position::from_usi_position(text) {
+                Ok(p) => e.engine.probe_tt_at(&p),
+                Err(err) => return e.engine_error(EngineError::Position(err)),
+            }
+        };
+        // SAFETY: non-null out-param.
+        unsafe { out.write(probe_to_c(probe)) };
+        HAYANAGI_OK
+    })
+}
+
+/// Probe the table by Zobrist key (the move is reported unchecked).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_probe_tt_key(
+    engine: *const hayanagi_engine,
+    key: u64,
+    out: *mut hayanagi_tt_probe,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null out-param.
+        unsafe { out.write(probe_to_c(e.engine.probe_tt_key(key))) };
+        HAYANAGI_OK
+    })
+}
+
+/// Permille of the table used by the current generation.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_hashfull(
+    engine: *const hayanagi_engine,
+    out: *mut u32,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null out-param.
+        unsafe { out.write(e.engine.hashfull()) };
+        HAYANAGI_OK
+    })
+}
+
+/// Forget the table's contents.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_clear_hash(engine: *mut hayanagi_engine) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        match e.engine.clear_hash() {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// Use `table` from now on (shared with any other engine using it).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_table(
+    engine: *mut hayanagi_engine,
+    table: *const hayanagi_table,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if table.is_null() {
+            return e.fail(HAYANAGI_NULL_ARG, "table is NULL");
+        }
+        // SAFETY: non-null table handle from `hayanagi_table_new`.
+        let t = unsafe { &*table };
+        match e.engine.share_tt(t.tt.clone()) {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+// ----- position helpers --------------------------------------------------------------------
+
+/// The current position as SFEN.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_sfen(
+    engine: *const hayanagi_engine,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let st = copy_out(&e.engine.position().to_sfen(), buf, cap, out_len);
+        if st != HAYANAGI_OK {
+            return e.fail(st, "buffer too small for the SFEN");
+        }
+        st
+    })
+}
+
+/// The legal moves of the current position, space-separated USI, in ASCII order.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_legal_moves(
+    engine: *const hayanagi_engine,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let mut moves: Vec<String> = legal(&e.engine.position())
+            .iter()
+            .map(|m| m.usi())
+            .collect();
+        moves.sort();
+        let st = copy_out(&moves.join(" "), buf, cap, out_len);
+        if st != HAYANAGI_OK {
+            return e.fail(st, "buffer too small for the move list");
+        }
+        st
+    })
+}
+
+/// Is `usi_move` legal in the current position? Malformed text is simply not legal.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_is_legal(
+    engine: *const hayanagi_engine,
+    usi_move: *const c_char,
+    out: *mut bool,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let text = match read_str(usi_move, "usi_move") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        let ok = e.engine.position().parse_usi_move(text).is_ok();
+        // SAFETY: non-null out-param.
+        unsafe { out.write(ok) };
+        HAYANAGI_OK
+    })
+}
+
+/// Perft of the current position (depth 0 to 10).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_perft(
+    engine: *const hayanagi_engine,
+    depth: u32,
+    out: *mut u64,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        if depth > 10 {
+            return e.fail(HAYANAGI_INVALID_ARG, "depth must be at most 10");
+        }
+        let n = perft(&mut e.engine.position(), depth);
+        // SAFETY: non-null out-param.
+        unsafe { out.write(n) };
+        HAYANAGI_OK
+    })
+}
+
+/// Static evaluation of the current position for the side to move (centipawns).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_evaluate(
+    engine: *const hayanagi_engine,
+    out: *mut i32,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null out-param.
+        unsafe { out.write(Evaluator::evaluate_from_scratch(&e.engine.position())) };
+        HAYANAGI_OK
+    })
+}
+
+/// The game state of the current position under the engine's entering-king rule:
+/// `*state` is a `HAYANAGI_GAME_*` value and `*winner` 0 (black), 1 (white) or -1.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_game_state(
+    engine: *const hayanagi_engine,
+    state: *mut i32,
+    winner: *mut i32,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, state, "state");
+        require!(e, winner, "winner");
+        let rules = GameRules {
+            declaration: e.engine.options().declaration,
+            max_moves: None,
+        };
+        let (s, w) = match e.engine.position().game_state(&rules) {
+            GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
+            GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
+            GameState::Win { winner, reason } => {
+                let code = match reason {
+                    crate::shogi::WinReason::Checkmate => HAYANAGI_GAME_CHECKMATE,
+                    crate::shogi::WinReason::PerpetualCheck => HAYANAGI_GAME_PERPETUAL_CHECK,
+                    crate::shogi::WinReason::Declaration | crate::shogi::WinReason::Try => {
+                        HAYANAGI_GAME_DECLARATION
+                    }
+                };
+                (code, if winner == Color::Black { 0 } else { 1 })
+            }
+        };
+        // SAFETY: both out-params are non-null.
+        unsafe {
+            state.write(s);
+            winner.write(w);
+        }
+        HAYANAGI_OK
+    })
+}

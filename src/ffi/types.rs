@@ -1,0 +1,234 @@
+//! C-visible types and constants. Numeric values of status codes are fixed forever; a
+//! retired code's number is never reused.
+
+use crate::search::Info;
+use std::ffi::{c_char, c_void};
+
+/// Version of the C ABI. Incremented on any incompatible change.
+pub const HAYANAGI_ABI_VERSION: u32 = 1;
+
+/// Status code returned by every fallible function (0 = success).
+pub type hayanagi_status = i32;
+
+/// Success.
+pub const HAYANAGI_OK: hayanagi_status = 0;
+/// A required pointer argument was NULL.
+pub const HAYANAGI_NULL_ARG: hayanagi_status = 1;
+/// An argument is out of range or otherwise invalid (includes invalid UTF-8, unknown option
+/// names and bad option values).
+pub const HAYANAGI_INVALID_ARG: hayanagi_status = 2;
+/// Text (an SFEN or position string) could not be parsed.
+pub const HAYANAGI_PARSE: hayanagi_status = 3;
+/// A move is malformed or illegal in its position.
+pub const HAYANAGI_ILLEGAL_MOVE: hayanagi_status = 4;
+/// A search is running.
+pub const HAYANAGI_BUSY: hayanagi_status = 5;
+/// Called from inside one of the same engine's callbacks, where it is not allowed.
+pub const HAYANAGI_REENTRANT: hayanagi_status = 6;
+/// An output buffer is too small; the needed length was written to `*out_len`.
+pub const HAYANAGI_BUFFER_TOO_SMALL: hayanagi_status = 7;
+/// A wait timed out.
+pub const HAYANAGI_TIMEOUT: hayanagi_status = 8;
+/// A file is missing or unreadable.
+pub const HAYANAGI_IO: hayanagi_status = 9;
+/// A file has bad contents.
+pub const HAYANAGI_FORMAT: hayanagi_status = 10;
+/// An internal error was caught at the boundary.
+pub const HAYANAGI_PANIC: hayanagi_status = 11;
+/// The engine failed earlier (its search thread died) and cannot continue.
+pub const HAYANAGI_POISONED: hayanagi_status = 12;
+
+/// `score_kind`: centipawns.
+pub const HAYANAGI_SCORE_CP: i32 = 0;
+/// `score_kind`: mate in `score_value` plies (negative: being mated).
+pub const HAYANAGI_SCORE_MATE: i32 = 1;
+
+/// Score bounds.
+pub const HAYANAGI_BOUND_EXACT: i32 = 0;
+pub const HAYANAGI_BOUND_LOWER: i32 = 1;
+pub const HAYANAGI_BOUND_UPPER: i32 = 2;
+
+/// Event kinds for `hayanagi_engine_poll_event`.
+pub const HAYANAGI_EVENT_NONE: i32 = 0;
+pub const HAYANAGI_EVENT_INFO: i32 = 1;
+pub const HAYANAGI_EVENT_BESTMOVE: i32 = 2;
+
+/// Game states for `hayanagi_engine_game_state`.
+pub const HAYANAGI_GAME_ONGOING: i32 = 0;
+pub const HAYANAGI_GAME_DRAW: i32 = 1;
+pub const HAYANAGI_GAME_CHECKMATE: i32 = 2;
+pub const HAYANAGI_GAME_PERPETUAL_CHECK: i32 = 3;
+pub const HAYANAGI_GAME_DECLARATION: i32 = 4;
+
+/// Options for `hayanagi_engine_new`. Set `struct_size = sizeof(hayanagi_engine_config)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_engine_config {
+    pub struct_size: usize,
+    /// Table size in MiB (0 = default 16).
+    pub hash_mib: u32,
+    /// Search threads (0 or 1 for now).
+    pub threads: u32,
+}
+
+/// Limits of a search. Initialise with `hayanagi_limits_init`, then set what you need.
+/// Times are milliseconds; negative values (times) or 0 (counts) mean "not set". With
+/// nothing set the search is infinite.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_limits {
+    pub struct_size: usize,
+    pub btime_ms: i64,
+    pub wtime_ms: i64,
+    pub binc_ms: i64,
+    pub winc_ms: i64,
+    pub byoyomi_ms: i64,
+    pub movetime_ms: i64,
+    /// Moves to the next time control (accepted; the time manager plans its own horizon).
+    pub movestogo: i32,
+    pub depth: i32,
+    pub nodes: i64,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// 1-32, or 0 for the MultiPV option.
+    pub multipv: u32,
+    /// Space-separated USI moves to restrict the root to, or NULL.
+    pub searchmoves: *const c_char,
+}
+
+pub(super) fn default_limits() -> hayanagi_limits {
+    hayanagi_limits {
+        struct_size: std::mem::size_of::<hayanagi_limits>(),
+        btime_ms: -1,
+        wtime_ms: -1,
+        binc_ms: 0,
+        winc_ms: 0,
+        byoyomi_ms: 0,
+        movetime_ms: 0,
+        movestogo: 0,
+        depth: 0,
+        nodes: 0,
+        infinite: false,
+        ponder: false,
+        multipv: 0,
+        searchmoves: std::ptr::null(),
+    }
+}
+
+/// One info report.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: u32,
+    /// `HAYANAGI_SCORE_CP` or `HAYANAGI_SCORE_MATE`.
+    pub score_kind: i32,
+    pub score_value: i32,
+    /// `HAYANAGI_BOUND_*`.
+    pub bound: i32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    /// The principal variation as space-separated USI moves; valid during the callback
+    /// only; NULL in polled events.
+    pub pv: *const c_char,
+}
+
+pub(super) fn info_to_c(i: &Info, pv: *const c_char) -> hayanagi_info {
+    let (score_kind, score_value) = match i.score {
+        crate::search::Score::Cp(v) => (HAYANAGI_SCORE_CP, v),
+        crate::search::Score::Mate(n) => (HAYANAGI_SCORE_MATE, n),
+    };
+    hayanagi_info {
+        depth: i.depth,
+        seldepth: i.seldepth,
+        multipv: i.multipv,
+        score_kind,
+        score_value,
+        bound: super::bound_to_c(i.bound),
+        nodes: i.nodes,
+        nps: i.nps,
+        time_ms: i.time_ms,
+        hashfull: i.hashfull,
+        pv,
+    }
+}
+
+/// A polled event.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_event {
+    /// `HAYANAGI_EVENT_*`.
+    pub kind: i32,
+    /// Filled for `HAYANAGI_EVENT_INFO`.
+    pub info: hayanagi_info,
+}
+
+pub(super) fn empty_event() -> hayanagi_event {
+    hayanagi_event {
+        kind: HAYANAGI_EVENT_NONE,
+        info: hayanagi_info {
+            depth: 0,
+            seldepth: 0,
+            multipv: 0,
+            score_kind: 0,
+            score_value: 0,
+            bound: 0,
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: std::ptr::null(),
+        },
+    }
+}
+
+/// A transposition-table probe.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_tt_probe {
+    pub found: bool,
+    /// The stored move in USI (empty when none).
+    pub move_usi: [c_char; 8],
+    /// True when the move was checked legal in the probed position.
+    pub move_legal: bool,
+    pub score_kind: i32,
+    pub score_value: i32,
+    pub depth: i32,
+    pub bound: i32,
+    pub generation: u8,
+}
+
+pub(super) fn empty_probe() -> hayanagi_tt_probe {
+    hayanagi_tt_probe {
+        found: false,
+        move_usi: [0; 8],
+        move_legal: false,
+        score_kind: 0,
+        score_value: 0,
+        depth: 0,
+        bound: 0,
+        generation: 0,
+    }
+}
+
+/// Releases a callback's user data.
+pub type hayanagi_free_callback = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+/// Receives info reports (`info` and `usi_line` are valid during the call only). NULL
+/// clears the callback.
+pub type hayanagi_info_callback = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        info: *const hayanagi_info,
+        usi_line: *const c_char,
+    ),
+>;
+/// Receives the best move (`ponder` may be NULL). NULL clears the callback.
+pub type hayanagi_bestmove_callback = Option<
+    unsafe extern "C" fn(user_data: *mut c_void, bestmove: *const c_char, ponder: *const c_char),
+>;
+/// Receives diagnostics. NULL clears the callback.
+pub type hayanagi_log_callback =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, message: *const c_char)>;
