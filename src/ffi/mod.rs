@@ -234,6 +234,16 @@ impl hayanagi_engine {
         self.fail(status, msg)
     }
 
+    /// Status of a copy into a caller buffer. A size query (`buf` NULL, `cap` 0) is not a
+    /// failure worth recording, so it leaves the last error alone.
+    fn report_copy(&self, st: hayanagi_status, buf: *mut c_char, msg: &str) -> hayanagi_status {
+        if st == HAYANAGI_OK || (st == HAYANAGI_BUFFER_TOO_SMALL && buf.is_null()) {
+            st
+        } else {
+            self.fail(st, msg)
+        }
+    }
+
     fn in_own_callback(&self) -> bool {
         IN_CALLBACK.with(|c| std::ptr::eq(c.get(), self))
     }
@@ -814,7 +824,7 @@ pub extern "C" fn hayanagi_engine_poll_event(
         };
         let st = copy_out(&ev.text, buf, cap, out_len);
         if st != HAYANAGI_OK {
-            return e.fail(st, "buffer too small for the event text");
+            return e.report_copy(st, buf, "buffer too small for the event text");
         }
         let ev = queue.pop_front().expect("front exists");
         let mut c = types::empty_event();
@@ -974,10 +984,7 @@ pub extern "C" fn hayanagi_engine_sfen(
     ffi_boundary(|| {
         let e = engine_ref!(engine);
         let st = copy_out(&e.engine.position().to_sfen(), buf, cap, out_len);
-        if st != HAYANAGI_OK {
-            return e.fail(st, "buffer too small for the SFEN");
-        }
-        st
+        e.report_copy(st, buf, "buffer too small for the SFEN")
     })
 }
 
@@ -997,10 +1004,7 @@ pub extern "C" fn hayanagi_engine_legal_moves(
             .collect();
         moves.sort();
         let st = copy_out(&moves.join(" "), buf, cap, out_len);
-        if st != HAYANAGI_OK {
-            return e.fail(st, "buffer too small for the move list");
-        }
-        st
+        e.report_copy(st, buf, "buffer too small for the move list")
     })
 }
 
