@@ -239,7 +239,7 @@ const BENCH_POSITIONS: [&str; 10] = [
 
 fn cmd_bench(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--depth"])?;
-    let depth = o.number("--depth")?.unwrap_or(6);
+    let depth = o.number("--depth")?.unwrap_or(8);
     if !(1..=64).contains(&depth) {
         return Err(CliError(format!(
             "--depth {depth} must be between 1 and 64"
