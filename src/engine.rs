@@ -502,11 +502,19 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
+impl Engine {
+    /// Stop a running search and join its thread (its best move is still delivered).
+    pub fn shutdown(&self) {
         self.stop();
-        if let Some(h) = self.thread.lock().take() {
+        let handle = self.thread.lock().take();
+        if let Some(h) = handle {
             let _ = h.join();
         }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.shutdown();
     }
 }

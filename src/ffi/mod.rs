@@ -237,10 +237,11 @@ impl hayanagi_engine {
     /// Status of a copy into a caller buffer. A size query (`buf` NULL, `cap` 0) is not a
     /// failure worth recording, so it leaves the last error alone.
     fn report_copy(&self, st: hayanagi_status, buf: *mut c_char, msg: &str) -> hayanagi_status {
-        if st == HAYANAGI_OK || (st == HAYANAGI_BUFFER_TOO_SMALL && buf.is_null()) {
-            st
-        } else {
-            self.fail(st, msg)
+        match st {
+            HAYANAGI_OK => st,
+            HAYANAGI_BUFFER_TOO_SMALL if buf.is_null() => st,
+            HAYANAGI_NULL_ARG => self.fail(st, "buf is NULL while cap is not 0"),
+            _ => self.fail(st, msg),
         }
     }
 
@@ -458,7 +459,12 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
                 "hayanagi_engine_free called from the engine's own callback",
             );
         }
-        // SAFETY: the handle is freed exactly once, here.
+        // Join the search first, through a shared reference: its callbacks may still call
+        // `stop` on this handle, which must not race with the exclusive ownership taken
+        // below.
+        e.engine.shutdown();
+        // SAFETY: the handle is freed exactly once, here, and no search thread is left
+        // that could use it.
         let boxed = unsafe { Box::from_raw(engine) };
         let callbacks = boxed.callbacks.clone();
         drop(boxed); // stops and joins the search thread

@@ -191,7 +191,9 @@ impl Position {
 
     /// Move number: the SFEN move number of the root plus the moves played since.
     pub fn move_number(&self) -> u32 {
-        self.start_move_number + self.states.len() as u32 - 1
+        // Saturates: an SFEN may start at u32::MAX.
+        self.start_move_number
+            .saturating_add(self.states.len() as u32 - 1)
     }
 
     /// Number of moves played since the position was set up.
