@@ -142,6 +142,8 @@ struct Shared {
     searching: Mutex<bool>,
     idle: Condvar,
     last_result: Mutex<Option<SearchResult>>,
+    /// Set when a search thread panicked: the engine refuses further searches.
+    poisoned: std::sync::atomic::AtomicBool,
 }
 
 /// A shogi engine.
@@ -171,6 +173,7 @@ impl Engine {
                 searching: Mutex::new(false),
                 idle: Condvar::new(),
                 last_result: Mutex::new(None),
+                poisoned: std::sync::atomic::AtomicBool::new(false),
             }),
             thread: Mutex::new(None),
         }
@@ -195,6 +198,11 @@ impl Engine {
         if let Some(f) = &self.shared.sinks.read().log {
             f(msg);
         }
+    }
+
+    /// True after a search thread failed (panicked): `go` then refuses to start.
+    pub fn is_poisoned(&self) -> bool {
+        self.shared.poisoned.load(Ordering::Acquire)
     }
 
     /// True from `go` until the search's best move has been delivered.
@@ -365,6 +373,11 @@ impl Engine {
         if *searching {
             return Err(EngineError::Busy);
         }
+        if self.is_poisoned() {
+            return Err(EngineError::SearchFailed(
+                "an earlier search failed; create a new engine".into(),
+            ));
+        }
         let pos = self.shared.position.lock().clone();
         for &m in &limits.searchmoves {
             if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
@@ -419,8 +432,9 @@ impl Engine {
                         best
                     }
                     Err(_) => {
+                        shared.poisoned.store(true, Ordering::Release);
                         if let Some(f) = &sinks.read().log {
-                            f("search thread panicked; answering resign");
+                            f("search thread panicked; answering resign; the engine is poisoned");
                         }
                         BestMove::Resign
                     }
