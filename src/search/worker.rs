@@ -724,11 +724,7 @@ impl Worker {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        let (head, tail) = self.frames.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
+                        self.update_pv(ply, m);
                     }
                     if alpha >= beta {
                         // seeds ch. 9.6: killers and history for quiet cut moves.
@@ -885,11 +881,7 @@ impl Worker {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        let (head, tail) = self.frames.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
+                        self.update_pv(ply, m);
                     }
                     if alpha >= beta {
                         break;
@@ -899,6 +891,15 @@ impl Worker {
         }
         self.store_tt(key, QS_DEPTH, ply, best, alpha_original, beta, best_move);
         best
+    }
+
+    /// The PV at `ply` becomes `m` followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.frames.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(m);
+        pv.extend_from_slice(&tail[0].pv);
     }
 
     /// Ordering scores for the moves of `ply`'s frame.
