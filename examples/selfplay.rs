@@ -1,23 +1,26 @@
-//! Fixed-node self-play matches between two search configurations, used to decide which
-//! techniques beyond the seeds stay on.
+//! Self-play matches between two engine configurations, used to decide which search
+//! techniques stay on and to measure parallel search.
 //!
 //! ```text
-//! cargo run --release --example selfplay -- --a check_extension --b none \
-//!     --games 400 --nodes 10000 [--openings FILE] [--threads 2]
+//! cargo run --release --example selfplay -- --a check_extension --b default \
+//!     --games 400 --nodes 10000 [--movetime MS] [--threads-a N] [--threads-b N] \
+//!     [--parallel 2] [--openings FILE]
 //! ```
 //!
-//! Each opening (a `startpos moves ...` line) is played twice with colours swapped. Games
-//! end by the rules core's `game_state` (mate, fourfold repetition, perpetual check, CSA
-//! 27-point declaration) or as a draw after 320 plies. Prints wins/draws/losses of A and an
-//! Elo estimate with a 95% interval.
+//! `--a`/`--b` are `SearchFeatures` lists (`none` = the seeds' search alone, `default`).
+//! Each opening (a `startpos moves ...` line) is played twice with colours swapped. With
+//! `--nodes`, games may run in parallel (`--parallel`, default 2); with `--movetime` they run
+//! one at a time and the engines think in turn, so each has the machine. Games end by the
+//! rules core's `game_state` (mate, fourfold repetition, perpetual check, CSA 27-point
+//! declaration) or as a draw after 320 plies. Prints wins/draws/losses of A and an Elo
+//! estimate with a 95% interval.
 
-use hayanagi::search::time::{TimeManager, TimeOptions};
-use hayanagi::search::worker::{Control, Features, SearchConfig, Worker};
-use hayanagi::search::{BestMove, Limits, Silent, TranspositionTable};
+use hayanagi::engine::Engine;
+use hayanagi::search::{BestMove, Limits};
 use hayanagi::shogi::rules::{DeclarationRule, GameRules, GameState};
 use hayanagi::shogi::{Color, Position};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 const MAX_PLIES: u32 = 320;
 
@@ -27,12 +30,23 @@ enum Outcome {
     Draw,
 }
 
-fn play(opening: &str, features: [Features; 2], nodes: u64) -> Outcome {
+struct Side {
+    features: String,
+    threads: usize,
+}
+
+fn engine(side: &Side) -> Engine {
+    let e = Engine::new();
+    e.set_option("Hash", "16").unwrap();
+    e.set_option("Threads", &side.threads.to_string()).unwrap();
+    e.set_option("SearchFeatures", &side.features).unwrap();
+    e.set_option("NetworkDelay", "0").unwrap();
+    e
+}
+
+fn play(opening: &str, sides: [&Side; 2], limits: &Limits) -> Outcome {
     let mut pos = Position::from_usi_position(opening).expect("opening line");
-    let tts = [
-        Arc::new(TranspositionTable::new(4)),
-        Arc::new(TranspositionTable::new(4)),
-    ];
+    let engines = [engine(sides[0]), engine(sides[1])];
     let rules = GameRules {
         declaration: DeclarationRule::Csa27,
         max_moves: None,
@@ -44,22 +58,16 @@ fn play(opening: &str, features: [Features; 2], nodes: u64) -> Outcome {
             GameState::Win { winner, .. } => return Outcome::Win(winner),
         }
         let us = pos.side_to_move();
-        let limits = Limits::nodes(nodes);
-        let config = SearchConfig {
-            features: features[us.index()],
-            ..SearchConfig::default()
-        };
-        let time = TimeManager::new(&limits, us, pos.move_number(), &TimeOptions::default());
-        let mut worker = Worker::new(
-            pos.clone(),
-            tts[us.index()].clone(),
-            Arc::new(Control::new()),
-            limits,
-            config,
-            time,
-        );
-        match worker.run(&Silent).best {
-            BestMove::Move { best, .. } => pos.do_move(best),
+        let e = &engines[us.index()];
+        e.set_position_value(pos.clone()).unwrap();
+        match e.search_blocking(limits.clone()).unwrap().best {
+            BestMove::Move { best, .. } => {
+                assert!(
+                    pos.is_pseudo_legal(best) && pos.is_legal(best),
+                    "illegal move {best}"
+                );
+                pos.do_move(best)
+            }
             BestMove::Resign => return Outcome::Win(us.flip()),
             BestMove::Win => return Outcome::Win(us),
         }
@@ -75,11 +83,24 @@ fn arg(args: &[String], name: &str) -> Option<String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let a = Features::parse(&arg(&args, "--a").unwrap_or_default()).expect("--a");
-    let b = Features::parse(&arg(&args, "--b").unwrap_or_default()).expect("--b");
-    let games: usize = arg(&args, "--games").map_or(200, |v| v.parse().expect("--games"));
-    let nodes: u64 = arg(&args, "--nodes").map_or(10_000, |v| v.parse().expect("--nodes"));
-    let threads: usize = arg(&args, "--threads").map_or(2, |v| v.parse().expect("--threads"));
+    let num =
+        |name: &str, default: u64| arg(&args, name).map_or(default, |v| v.parse().expect(name));
+    let a = Side {
+        features: arg(&args, "--a").unwrap_or_else(|| "default".into()),
+        threads: num("--threads-a", 1) as usize,
+    };
+    let b = Side {
+        features: arg(&args, "--b").unwrap_or_else(|| "default".into()),
+        threads: num("--threads-b", 1) as usize,
+    };
+    let games = num("--games", 200) as usize;
+    let (limits, parallel) = match arg(&args, "--movetime") {
+        Some(ms) => (Limits::movetime(ms.parse().expect("--movetime")), 1),
+        None => (
+            Limits::nodes(num("--nodes", 10_000)),
+            num("--parallel", 2) as usize,
+        ),
+    };
     let file =
         arg(&args, "--openings").unwrap_or_else(|| "../shared/data/openings-taya36.sfen".into());
     let openings: Vec<String> = std::fs::read_to_string(&file)
@@ -92,7 +113,7 @@ fn main() {
     // (A wins, draws, A losses)
     let tally = Mutex::new((0u32, 0u32, 0u32));
     std::thread::scope(|s| {
-        for _ in 0..threads {
+        for _ in 0..parallel {
             s.spawn(|| loop {
                 let g = next.fetch_add(1, Ordering::Relaxed);
                 if g >= games {
@@ -105,12 +126,12 @@ fn main() {
                 } else {
                     Color::White
                 };
-                let features = if a_color == Color::Black {
-                    [a, b]
+                let sides = if a_color == Color::Black {
+                    [&a, &b]
                 } else {
-                    [b, a]
+                    [&b, &a]
                 };
-                let outcome = play(opening, features, nodes);
+                let outcome = play(opening, sides, &limits);
                 let mut t = tally.lock().unwrap();
                 match outcome {
                     Outcome::Draw => t.1 += 1,
@@ -129,11 +150,12 @@ fn main() {
         + (l as f64) * score.powi(2))
         / n;
     let margin = 1.96 * (var / n).sqrt();
-    println!("A = {a:?}");
-    println!("B = {b:?}");
+    println!("A = features {} threads {}", a.features, a.threads);
+    println!("B = features {} threads {}", b.features, b.threads);
     println!(
-        "games {} nodes/move {nodes}: A wins {w}, draws {d}, A losses {l}",
-        w + d + l
+        "games {} limits {:?}: A wins {w}, draws {d}, A losses {l}",
+        w + d + l,
+        limits
     );
     println!(
         "score {:.3}  Elo {:+.1}  (95% interval {:+.1} .. {:+.1})",

@@ -149,7 +149,7 @@ typedef struct hayanagi_engine_config {
    */
   uint32_t hash_mib;
   /**
-   * Search threads (0 or 1 for now).
+   * Search threads, 1-256 (0 = default 1).
    */
   uint32_t threads;
 } hayanagi_engine_config;

@@ -27,8 +27,9 @@ commands:
   perft --sfen P --depth N [--divide]   count leaf nodes of the legal move tree
   moves --sfen P                        list legal moves (USI, ASCII order)
   sfen  --sfen P                        print the normalised SFEN
-  bench [--depth N]                     search built-in positions, print a node signature
-  analyze --sfen P [--movetime MS | --depth N | --nodes N] [--option Name=Value ...]
+  bench [--depth N] [--threads N] [--option Name=Value ...]
+                                        search built-in positions, print a node signature
+  analyze --sfen P [--movetime MS | --depth N | --nodes N] [--threads N] [--option Name=Value ...]
                                         print USI info lines and a bestmove (5 s by default)
 options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
@@ -238,7 +239,7 @@ const BENCH_POSITIONS: [&str; 10] = [
 ];
 
 fn cmd_bench(args: &[String]) -> CliResult {
-    let o = Options::parse(args, &["--depth"])?;
+    let o = Options::parse(args, &["--depth", "--threads", "--option"])?;
     let depth = o.number("--depth")?.unwrap_or(8);
     if !(1..=64).contains(&depth) {
         return Err(CliError(format!(
@@ -249,6 +250,12 @@ fn cmd_bench(args: &[String]) -> CliResult {
     engine
         .set_option("Hash", "16")
         .map_err(|e| CliError(e.to_string()))?;
+    if let Some(t) = o.get("--threads") {
+        engine
+            .set_option("Threads", t)
+            .map_err(|e| CliError(e.to_string()))?;
+    }
+    set_options(&engine, &o)?;
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (i, p) in BENCH_POSITIONS.iter().enumerate() {
@@ -301,6 +308,19 @@ fn cmd_bench(args: &[String]) -> CliResult {
     Ok(())
 }
 
+/// Apply every `--option Name=Value`.
+fn set_options(engine: &Engine, o: &Options) -> CliResult {
+    for opt in o.all("--option") {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--option '{opt}' must look like Name=Value")))?;
+        engine
+            .set_option(name.trim(), value.trim())
+            .map_err(|e| CliError(e.to_string()))?;
+    }
+    Ok(())
+}
+
 fn cmd_analyze(args: &[String]) -> CliResult {
     let o = Options::parse(
         args,
@@ -311,17 +331,16 @@ fn cmd_analyze(args: &[String]) -> CliResult {
             "--depth",
             "--nodes",
             "--option",
+            "--threads",
             "--allow-extra-pieces",
         ],
     )?;
     let pos = o.position()?;
     let engine = Engine::new();
-    for opt in o.all("--option") {
-        let (name, value) = opt
-            .split_once('=')
-            .ok_or_else(|| CliError(format!("--option '{opt}' must look like Name=Value")))?;
+    set_options(&engine, &o)?;
+    if let Some(t) = o.get("--threads") {
         engine
-            .set_option(name.trim(), value.trim())
+            .set_option("Threads", t)
             .map_err(|e| CliError(e.to_string()))?;
     }
     engine

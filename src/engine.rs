@@ -11,9 +11,10 @@
 //!
 //! Sinks run on the engine's search thread.
 
+use crate::search::threads::{Job, ParallelMode, ThreadPool};
 use crate::search::time::{TimeManager, TimeOptions};
 use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
-use crate::search::worker::{Control, SearchConfig, SearchResult, Worker};
+use crate::search::worker::{Control, Features, SearchConfig, SearchResult};
 use crate::search::{BestMove, Info, Limits, Report, Score};
 use crate::shogi::rules::DeclarationRule;
 use crate::shogi::{Move, Position, PositionError};
@@ -21,7 +22,6 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Largest hash table accepted, in MiB.
@@ -32,7 +32,7 @@ pub const MAX_HASH_MIB: usize = 1 << 20;
 pub struct EngineOptions {
     /// `USI_Hash` / `Hash`: table size in MiB (default 16).
     pub hash_mib: usize,
-    /// `Threads`: search threads (1 until parallel search lands).
+    /// `Threads`: search threads (1-256; Lazy SMP over the shared table).
     pub threads: usize,
     /// `MultiPV`: principal variations reported (1-32).
     pub multipv: u32,
@@ -40,6 +40,11 @@ pub struct EngineOptions {
     pub time: TimeOptions,
     /// `EnteringKingRule`: `CSARule27` (default), `CSARule24`, `TryRule`, `NoEnteringKing`.
     pub declaration: DeclarationRule,
+    /// `ParallelMode`: `lazy` (Lazy SMP, default) or `rootsplit` (seeds ch. 12).
+    pub parallel_mode: ParallelMode,
+    /// `SearchFeatures` (developer option): techniques beyond the seeds, a comma-separated
+    /// list or `default`.
+    pub features: Features,
 }
 
 impl Default for EngineOptions {
@@ -50,6 +55,8 @@ impl Default for EngineOptions {
             multipv: 1,
             time: TimeOptions::default(),
             declaration: DeclarationRule::Csa27,
+            features: Features::default(),
+            parallel_mode: ParallelMode::Lazy,
         }
     }
 }
@@ -110,9 +117,12 @@ struct Sinks {
     log: Option<LogSink>,
 }
 
-impl Report for Sinks {
+/// Info lines of the main search worker go to the info sink.
+struct SinkReport(Arc<RwLock<Sinks>>);
+
+impl Report for SinkReport {
     fn info(&self, info: &Info) {
-        if let Some(f) = &self.info {
+        if let Some(f) = &self.0.read().info {
             f(info);
         }
     }
@@ -149,7 +159,8 @@ struct Shared {
 /// A shogi engine.
 pub struct Engine {
     shared: Arc<Shared>,
-    thread: Mutex<Option<JoinHandle<()>>>,
+    /// Search threads, created at the first `go` and whenever `Threads` changes.
+    pool: Mutex<Option<ThreadPool>>,
 }
 
 impl Default for Engine {
@@ -175,7 +186,7 @@ impl Engine {
                 last_result: Mutex::new(None),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
             }),
-            thread: Mutex::new(None),
+            pool: Mutex::new(None),
         }
     }
 
@@ -192,12 +203,6 @@ impl Engine {
     /// Set the sink for diagnostics (replaces the previous one).
     pub fn set_log_sink(&self, sink: Option<LogSink>) {
         self.shared.sinks.write().log = sink;
-    }
-
-    fn log(&self, msg: &str) {
-        if let Some(f) = &self.shared.sinks.read().log {
-            f(msg);
-        }
     }
 
     /// True after a search thread failed (panicked): `go` then refuses to start.
@@ -260,11 +265,24 @@ impl Engine {
                 // The allocation is deferred to `ready` (or the next `go`).
                 opts.hash_mib = number(1, MAX_HASH_MIB as u64)? as usize;
             }
-            "threads" => opts.threads = number(1, 1)? as usize,
+            "threads" => opts.threads = number(1, 256)? as usize,
             "multipv" => opts.multipv = number(1, 32)? as u32,
             "networkdelay" => opts.time.network_delay = number(0, 10_000)?,
             "minimumthinkingtime" => opts.time.minimum_thinking_time = number(0, 60_000)?,
             "slowmover" => opts.time.slow_mover = number(1, 1000)?,
+            "parallelmode" => {
+                opts.parallel_mode = match value.trim() {
+                    "lazy" => ParallelMode::Lazy,
+                    "rootsplit" => ParallelMode::RootSplit,
+                    _ => return Err(bad("expected lazy or rootsplit")),
+                }
+            }
+            "searchfeatures" => {
+                opts.features = match value.trim() {
+                    "default" => Features::default(),
+                    list => Features::parse(list).map_err(|e| bad(&e))?,
+                }
+            }
             "enteringkingrule" => {
                 opts.declaration = match value.trim() {
                     "CSARule27" => DeclarationRule::Csa27,
@@ -393,13 +411,9 @@ impl Engine {
                 )));
             }
         }
-        // The previous search thread has delivered its move; reap it.
-        if let Some(h) = self.thread.lock().take() {
-            let _ = h.join();
-        }
         self.apply_pending();
         let opts = self.shared.options.lock().clone();
-        let control = Arc::new(Control::new());
+        let control = Arc::new(Control::with_threads(opts.threads));
         control
             .waiting
             .store(limits.infinite || limits.ponder, Ordering::Release);
@@ -408,33 +422,38 @@ impl Engine {
         *searching = true;
         drop(searching);
 
-        let shared = self.shared.clone();
         let tt = self.tt();
+        tt.next_generation();
         let time = TimeManager::new(&limits, pos.side_to_move(), pos.move_number(), &opts.time);
         let config = SearchConfig {
             multipv: opts.multipv,
             declaration: opts.declaration,
+            features: opts.features,
             ..SearchConfig::default()
         };
-        let handle = std::thread::Builder::new()
-            .name("hayanagi-search".into())
-            .spawn(move || {
+        let shared = self.shared.clone();
+        let job = Job {
+            mode: opts.parallel_mode,
+            split: None,
+            pos,
+            tt,
+            control,
+            limits,
+            config,
+            time,
+            report: Arc::new(SinkReport(self.shared.sinks.clone())),
+            done: Box::new(move |result: Option<SearchResult>| {
                 let sinks = shared.sinks.clone();
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut worker = Worker::new(pos, tt, control, limits, config, time);
-                    let report = sinks.read();
-                    worker.run(&*report)
-                }));
                 let best = match result {
-                    Ok(r) => {
+                    Some(r) => {
                         let best = r.best;
                         *shared.last_result.lock() = Some(r);
                         best
                     }
-                    Err(_) => {
+                    None => {
                         shared.poisoned.store(true, Ordering::Release);
                         if let Some(f) = &sinks.read().log {
-                            f("search thread panicked; answering resign; the engine is poisoned");
+                            f("a search thread panicked; answering resign; the engine is poisoned");
                         }
                         BestMove::Resign
                     }
@@ -444,20 +463,15 @@ impl Engine {
                 }
                 *shared.searching.lock() = false;
                 shared.idle.notify_all();
-            });
-        match handle {
-            Ok(h) => {
-                *self.thread.lock() = Some(h);
-                Ok(())
-            }
-            Err(e) => {
-                *self.shared.searching.lock() = false;
-                self.log(&format!("could not start the search thread: {e}"));
-                Err(EngineError::SearchFailed(format!(
-                    "could not start the search thread: {e}"
-                )))
-            }
+            }),
+        };
+        let mut pool = self.pool.lock();
+        if pool.as_ref().map(|p| p.size()) != Some(opts.threads) {
+            // Threads changed (or first search): the old pool is idle, replace it.
+            *pool = Some(ThreadPool::new(opts.threads));
         }
+        pool.as_ref().expect("pool exists").start(job);
+        Ok(())
     }
 
     /// Ask the running search to finish now (no-op when idle). Does not block.
@@ -517,18 +531,17 @@ impl Engine {
 }
 
 impl Engine {
-    /// Stop a running search and join its thread (its best move is still delivered).
+    /// Stop a running search and wait until its best move has been delivered.
     pub fn shutdown(&self) {
         self.stop();
-        let handle = self.thread.lock().take();
-        if let Some(h) = handle {
-            let _ = h.join();
-        }
+        self.wait(None);
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         self.shutdown();
+        // Joins the parked search threads.
+        self.pool.lock().take();
     }
 }

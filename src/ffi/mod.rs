@@ -404,9 +404,11 @@ pub extern "C" fn hayanagi_engine_new(
                 }
                 let _ = engine.ready();
             }
-            if c.threads > 1 {
-                set_thread_error("threads: only 1 is supported so far");
-                return HAYANAGI_INVALID_ARG;
+            if c.threads != 0 {
+                if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
+                    set_thread_error(&e.to_string());
+                    return HAYANAGI_INVALID_ARG;
+                }
             }
         }
         let mut handle = Box::new(hayanagi_engine {

@@ -67,7 +67,7 @@ pub struct hayanagi_engine_config {
     pub struct_size: usize,
     /// Table size in MiB (0 = default 16).
     pub hash_mib: u32,
-    /// Search threads (0 or 1 for now).
+    /// Search threads, 1-256 (0 = default 1).
     pub threads: u32,
 }
 

@@ -5,6 +5,7 @@
 
 pub mod limits;
 pub mod ordering;
+pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod worker;

@@ -4,6 +4,7 @@
 
 use super::limits::Limits;
 use super::ordering::{pick_next, Heuristics};
+use super::threads::RootSplit;
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRESHOLD};
 use super::{
@@ -27,6 +28,13 @@ const QS_DEPTH: i32 = -1;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 
+/// A node counter on its own cache line, written only by its thread (seeds ch. 12.5 shares
+/// one atomic counter; per-thread counters summed on read avoid making every node an atomic
+/// read-modify-write on a shared line).
+#[repr(align(64))]
+#[derive(Default)]
+pub struct NodeCounter(AtomicU64);
+
 /// Shared control of a running search.
 pub struct Control {
     /// Set by `stop` (or by the search itself when a limit is reached).
@@ -35,18 +43,39 @@ pub struct Control {
     pub waiting: AtomicBool,
     /// Set by `ponderhit`: restart the clock.
     pub ponderhit: AtomicBool,
-    /// Nodes searched by all threads.
-    pub nodes: AtomicU64,
+    /// Nodes searched, one counter per thread.
+    counters: Vec<NodeCounter>,
 }
 
 impl Control {
+    /// Control of a single-threaded search.
     pub fn new() -> Control {
+        Control::with_threads(1)
+    }
+
+    /// Control of a search with `threads` workers.
+    pub fn with_threads(threads: usize) -> Control {
         Control {
             stop: AtomicBool::new(false),
             waiting: AtomicBool::new(false),
             ponderhit: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
+            counters: (0..threads.max(1))
+                .map(|_| NodeCounter::default())
+                .collect(),
         }
+    }
+
+    /// Number of workers.
+    pub fn threads(&self) -> usize {
+        self.counters.len()
+    }
+
+    /// Nodes searched by all workers so far.
+    pub fn nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.0.load(Ordering::Relaxed))
+            .sum()
     }
 }
 
@@ -171,8 +200,10 @@ pub struct SearchResult {
     pub root_moves: Vec<RootMove>,
 }
 
-/// A search thread's state.
+/// A search thread's state. Worker 0 is the main worker: it manages time and reports;
+/// others are Lazy SMP helpers that search the same root through the shared table.
 pub struct Worker {
+    id: usize,
     pos: Position,
     eval: Evaluator,
     tt: Arc<TranspositionTable>,
@@ -209,6 +240,7 @@ impl Worker {
             })
             .collect();
         Worker {
+            id: 0,
             pos,
             eval,
             tt,
@@ -232,6 +264,42 @@ impl Worker {
         self.nodes
     }
 
+    /// Reuse this worker (its frames and history) for a new search as worker `id`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reset(
+        &mut self,
+        id: usize,
+        pos: Position,
+        tt: Arc<TranspositionTable>,
+        control: Arc<Control>,
+        limits: Limits,
+        config: SearchConfig,
+        time: TimeManager,
+    ) {
+        self.id = id;
+        self.eval = Evaluator::new(&pos);
+        self.pos = pos;
+        self.tt = tt;
+        self.control = control;
+        self.limits = limits;
+        self.config = config;
+        self.time = time;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.root_moves.clear();
+        self.completed_depth = 0;
+        self.last_info_ms = None;
+        self.last_reported.clear();
+        // Killers belong to the last search's plies; history carries over.
+        for k in &mut self.heur.killers {
+            *k = [Move::NONE; 2];
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
     #[inline]
     fn stopped(&self) -> bool {
         self.control.stop.load(Ordering::Relaxed)
@@ -241,13 +309,22 @@ impl Worker {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
-        self.control.nodes.fetch_add(1, Ordering::Relaxed);
+        let counters = &self.control.counters;
+        counters[self.id].0.store(self.nodes, Ordering::Relaxed);
         if let Some(max) = self.limits.nodes {
-            if self.control.nodes.load(Ordering::Relaxed) >= max {
+            // One thread: exact. Several: the sum every 256 nodes (overshoot < 256 each).
+            let total = if counters.len() == 1 {
+                self.nodes
+            } else if self.nodes % 256 == 0 {
+                self.control.nodes()
+            } else {
+                0
+            };
+            if total >= max {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes % CLOCK_INTERVAL == 0 {
+        if self.is_main() && self.nodes % CLOCK_INTERVAL == 0 {
             if self.control.ponderhit.swap(false, Ordering::Relaxed) {
                 self.time.restart();
             }
@@ -269,31 +346,9 @@ impl Worker {
 
     /// Run iterative deepening and return the result. `report` receives info lines.
     pub fn run(&mut self, report: &dyn Report) -> SearchResult {
-        self.tt.next_generation();
-        // Entering-king declaration wins outright.
-        if let Some(crate::shogi::GameState::Win { .. }) =
-            self.pos.declaration(self.config.declaration)
-        {
-            return self.finish(BestMove::Win, None);
+        if let Some(end) = self.prepare_root() {
+            return self.finish(end, None);
         }
-        let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
-        if !self.limits.searchmoves.is_empty() {
-            moves.retain(|m| self.limits.searchmoves.contains(m));
-        }
-        if moves.is_empty() {
-            return self.finish(BestMove::Resign, None);
-        }
-        self.root_moves = moves
-            .into_iter()
-            .map(|mv| RootMove {
-                mv,
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                pv: vec![mv],
-                seldepth: 0,
-                bound: ScoreBound::Exact,
-            })
-            .collect();
         let multipv = (self
             .limits
             .multipv
@@ -307,7 +362,10 @@ impl Worker {
             .min(MAX_PLY as u32 - 10);
         let mut instability = 0.0f64;
         let mut last_best = Move::NONE;
-        for depth in 1..=max_depth {
+        // Lazy SMP: helpers start one ply deeper every other thread, so that the threads
+        // spread over neighbouring depths and fill the shared table for each other.
+        let first_depth = 1 + (self.id % 2) as u32;
+        for depth in first_depth..=max_depth {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -397,7 +455,9 @@ impl Worker {
             }
         }
         // Pondering and infinite searches wait for `stop` / `ponderhit` before answering.
-        self.wait_while_required();
+        if self.is_main() {
+            self.wait_while_required();
+        }
         let best = self.root_moves[0].mv;
         let ponder = match self.root_moves[0].pv.get(1) {
             Some(&p) => Some(p),
@@ -414,6 +474,151 @@ impl Worker {
         self.finish(BestMove::Move { best, ponder }, score)
     }
 
+    /// Fill the root moves; `Some` when no search is needed (a declaration win, or no
+    /// legal move: resign).
+    fn prepare_root(&mut self) -> Option<BestMove> {
+        if let Some(crate::shogi::GameState::Win { .. }) =
+            self.pos.declaration(self.config.declaration)
+        {
+            return Some(BestMove::Win);
+        }
+        let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
+        if !self.limits.searchmoves.is_empty() {
+            moves.retain(|m| self.limits.searchmoves.contains(m));
+        }
+        if moves.is_empty() {
+            return Some(BestMove::Resign);
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+                bound: ScoreBound::Exact,
+            })
+            .collect();
+        None
+    }
+
+    /// seeds ch. 12.2: one root move, full window, as a root-splitting worker.
+    fn search_root_move(&mut self, m: Move, depth: i32) -> (i32, Vec<Move>) {
+        self.do_move(m);
+        let score = -self.search(-INFINITE, INFINITE, depth - 1, 1, true);
+        self.undo_move();
+        let mut pv = vec![m];
+        pv.extend_from_slice(&self.frames[1].pv);
+        (score, pv)
+    }
+
+    /// Pull root moves from `split` until none is left or the search stops.
+    fn work_on_iteration(&mut self, split: &RootSplit, depth: i32, moves: &[Move]) {
+        loop {
+            let i = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&m) = moves.get(i) else {
+                break;
+            };
+            let (score, pv) = self.search_root_move(m, depth);
+            if self.stopped() {
+                split.aborted.store(true, Ordering::Relaxed);
+                break;
+            }
+            split.results.lock()[i] = (score, pv);
+        }
+    }
+
+    /// Root-move splitting (seeds ch. 12.2-12.3), main worker: per iteration the root moves
+    /// are handed out through an atomic index to all workers, each searched with a full
+    /// window; an aborted iteration is discarded and the previous one stands.
+    pub fn run_rootsplit(&mut self, report: &dyn Report, split: &RootSplit) -> SearchResult {
+        if let Some(end) = self.prepare_root() {
+            split.finish();
+            return self.finish(end, None);
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 10)
+            .min(MAX_PLY as u32 - 10);
+        let mut instability = 0.0f64;
+        let mut last_best = Move::NONE;
+        for depth in 1..=max_depth {
+            let moves: Vec<Move> = self.root_moves.iter().map(|r| r.mv).collect();
+            split.begin(moves.clone(), depth as i32);
+            self.seldepth = 0;
+            self.work_on_iteration(split, depth as i32, &moves);
+            split.wait_for_helpers();
+            if self.stopped() || split.aborted.load(Ordering::Relaxed) {
+                break;
+            }
+            let results = std::mem::take(&mut *split.results.lock());
+            for (rm, (score, pv)) in self.root_moves.iter_mut().zip(results) {
+                rm.prev_score = rm.score;
+                rm.score = score;
+                rm.pv = pv;
+                rm.seldepth = self.seldepth as u32;
+                rm.bound = ScoreBound::Exact;
+            }
+            self.root_moves
+                .sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            self.completed_depth = depth;
+            let (root_key, best) = (self.pos.key(), &self.root_moves[0]);
+            self.store_tt(
+                root_key,
+                depth as i32,
+                0,
+                best.score,
+                -INFINITE,
+                INFINITE,
+                best.mv,
+            );
+            self.report_iteration(report, depth, 1, false);
+            let best = self.root_moves[0].mv;
+            instability = instability * 0.5
+                + if best != last_best && depth > 1 {
+                    1.0
+                } else {
+                    0.0
+                };
+            last_best = best;
+            if self.control.ponderhit.swap(false, Ordering::Relaxed) {
+                self.time.restart();
+            }
+            if !self.control.waiting.load(Ordering::Relaxed)
+                && self.time.should_stop_iterating(instability)
+            {
+                break;
+            }
+        }
+        split.finish();
+        self.wait_while_required();
+        if self.completed_depth == 0 {
+            // Not even depth 1 finished: any legal move beats none.
+            self.root_moves.truncate(1);
+        }
+        let best = self.root_moves[0].mv;
+        let ponder = match self.root_moves[0].pv.get(1) {
+            Some(&p) => Some(p),
+            None => self.ponder_from_tt(best),
+        };
+        self.report_iteration(report, self.completed_depth.max(1), 1, true);
+        let score = Some(self.root_moves[0].score).filter(|&s| s > -INFINITE);
+        self.finish(BestMove::Move { best, ponder }, score)
+    }
+
+    /// Root-move splitting, helper: work on each iteration the main worker opens.
+    pub fn help_rootsplit(&mut self, split: &RootSplit) -> SearchResult {
+        let mut seen = 0;
+        while let Some((epoch, depth, moves)) = split.wait_for_iteration(seen) {
+            seen = epoch;
+            self.work_on_iteration(split, depth, &moves);
+            split.helper_done();
+        }
+        self.finish(BestMove::Resign, None)
+    }
+
     fn wait_while_required(&self) {
         while self.control.waiting.load(Ordering::Acquire) && !self.stopped() {
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -421,14 +626,14 @@ impl Worker {
     }
 
     fn finish(&mut self, best: BestMove, score: Option<i32>) -> SearchResult {
-        if matches!(best, BestMove::Win | BestMove::Resign) {
+        if self.is_main() && matches!(best, BestMove::Win | BestMove::Resign) {
             self.wait_while_required();
         }
         SearchResult {
             best,
             score,
             depth: self.completed_depth,
-            nodes: self.nodes,
+            nodes: self.control.nodes(),
             root_moves: self.root_moves.clone(),
         }
     }
@@ -447,7 +652,7 @@ impl Worker {
     fn info_for(&self, depth: u32, i: usize) -> Info {
         let rm = &self.root_moves[i];
         let elapsed = self.time.elapsed_ms();
-        let nodes = self.control.nodes.load(Ordering::Relaxed);
+        let nodes = self.control.nodes();
         let score = if rm.score == -INFINITE {
             rm.prev_score
         } else {
