@@ -1465,12 +1465,28 @@ impl Fuzzer {
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => num(1, 1 << 20),
-            "threads" => num(1, 1),
+            "threads" => num(1, 256),
             "multipv" => num(1, 32),
             "networkdelay" => num(0, 10_000),
             "minimumthinkingtime" => num(0, 60_000),
             "slowmover" => num(1, 1000),
             "enteringkingrule" => ENTERING_KING_VALUES.contains(&value.trim()),
+            "parallelmode" => ["lazy", "rootsplit"].contains(&value.trim()),
+            "searchfeatures" => {
+                value.trim() == "default"
+                    || value.split(',').map(str::trim).all(|f| {
+                        [
+                            "",
+                            "none",
+                            "check_extension",
+                            "reverse_futility",
+                            "futility",
+                            "late_move_pruning",
+                            "razoring",
+                        ]
+                        .contains(&f)
+                    })
+            }
             _ => false,
         }
     }
@@ -1493,13 +1509,22 @@ impl Fuzzer {
         // No huge table: a valid Hash value above 64 MiB becomes a small one.
         if let (Some(n), Some(v)) = (name_s, value_s) {
             let ln = n.to_ascii_lowercase();
-            if (ln == "hash" || ln == "usi_hash") && Self::option_model(n, v) {
+            let valid = Self::option_model(n, v);
+            let number: u64 = v.trim().parse().unwrap_or(1);
+            let mut replace: Option<&'static str> = None;
+            if (ln == "hash" || ln == "usi_hash") && valid {
                 // Mostly 1 MiB (no reallocation at all): each resize costs about 1 ms/MiB.
-                let mib: u64 = v.trim().parse().unwrap_or(1);
-                if mib > 64 || (mib > 1 && self.rng.chance(7, 8)) {
-                    value = c_bytes(b"1");
-                    value_s = Some("1");
+                if number > 64 || (number > 1 && self.rng.chance(7, 8)) {
+                    replace = Some("1");
                 }
+            }
+            // No huge thread pool either: valid Threads values above 4 become 2.
+            if ln == "threads" && valid && number > 4 {
+                replace = Some("2");
+            }
+            if let Some(r) = replace {
+                value = c_bytes(r.as_bytes());
+                value_s = Some(r);
             }
         }
         let mut shown = name[..name.len() - 1].to_vec();

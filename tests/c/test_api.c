@@ -232,9 +232,13 @@ static void test_engine_lifetime(void) {
     CHECK(e == NULL);
 
     c.struct_size = sizeof c;
-    c.threads = 2;
+    c.threads = 257; /* Threads is 1-256 */
     CHECK_ST(hayanagi_engine_new(&c, &e), HAYANAGI_INVALID_ARG);
     CHECK(e == NULL);
+    c.threads = 2;
+    CHECK_ST(hayanagi_engine_new(&c, &e), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
+    e = NULL;
     c.threads = 1;
     c.hash_mib = 2000000u;
     CHECK_ST(hayanagi_engine_new(&c, &e), HAYANAGI_INVALID_ARG);
@@ -400,7 +404,7 @@ static void test_options(void) {
     };
     static const char *bad_value[][2] = {
         {"Hash", "0"},         {"Hash", "abc"},      {"Hash", "1048577"}, {"Hash", ""},
-        {"Threads", "2"},      {"Threads", "0"},     {"MultiPV", "0"},    {"MultiPV", "33"},
+        {"Threads", "257"},    {"Threads", "0"},     {"MultiPV", "0"},    {"MultiPV", "33"},
         {"MultiPV", "-1"},     {"SlowMover", "0"},   {"NetworkDelay", "10001"},
         {"EnteringKingRule", "Bogus"},
     };

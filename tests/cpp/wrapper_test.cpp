@@ -184,7 +184,7 @@ TEST(config_and_adopt) {
     CHECK(e.legal_moves().size() == 30);
 
     hayanagi::Config bad;
-    bad.threads = 4;
+    bad.threads = 257;  // Threads is 1-256
     CHECK_THROWS_STATUS(HAYANAGI_INVALID_ARG, Engine{bad});
     try {
         Engine x{bad};
