@@ -458,20 +458,7 @@ impl Worker {
         if self.is_main() {
             self.wait_while_required();
         }
-        let best = self.root_moves[0].mv;
-        let ponder = match self.root_moves[0].pv.get(1) {
-            Some(&p) => Some(p),
-            None => self.ponder_from_tt(best),
-        };
-        self.report_iteration(report, self.completed_depth.max(1), multipv, true);
-        let top = &self.root_moves[0];
-        let score = Some(if top.score > -INFINITE {
-            top.score
-        } else {
-            top.prev_score
-        })
-        .filter(|&s| s > -INFINITE);
-        self.finish(BestMove::Move { best, ponder }, score)
+        self.answer(report, multipv)
     }
 
     /// Fill the root moves; `Some` when no search is needed (a declaration win, or no
@@ -598,14 +585,7 @@ impl Worker {
             // Not even depth 1 finished: any legal move beats none.
             self.root_moves.truncate(1);
         }
-        let best = self.root_moves[0].mv;
-        let ponder = match self.root_moves[0].pv.get(1) {
-            Some(&p) => Some(p),
-            None => self.ponder_from_tt(best),
-        };
-        self.report_iteration(report, self.completed_depth.max(1), 1, true);
-        let score = Some(self.root_moves[0].score).filter(|&s| s > -INFINITE);
-        self.finish(BestMove::Move { best, ponder }, score)
+        self.answer(report, 1)
     }
 
     /// Root-move splitting, helper: work on each iteration the main worker opens.
@@ -617,6 +597,24 @@ impl Worker {
             split.helper_done();
         }
         self.finish(BestMove::Resign, None)
+    }
+
+    /// The best root move with its ponder move and score, after a last report.
+    fn answer(&mut self, report: &dyn Report, multipv: usize) -> SearchResult {
+        let best = self.root_moves[0].mv;
+        let ponder = match self.root_moves[0].pv.get(1) {
+            Some(&p) => Some(p),
+            None => self.ponder_from_tt(best),
+        };
+        self.report_iteration(report, self.completed_depth.max(1), multipv, true);
+        let top = &self.root_moves[0];
+        let score = Some(if top.score > -INFINITE {
+            top.score
+        } else {
+            top.prev_score
+        })
+        .filter(|&s| s > -INFINITE);
+        self.finish(BestMove::Move { best, ponder }, score)
     }
 
     fn wait_while_required(&self) {
