@@ -13,48 +13,7 @@
 
 #include "hayanagi.h"
 
-/* ----- minimal harness ------------------------------------------------------------------ */
-
-static int g_pass, g_fail;
-
-static void check_impl(int ok, const char *file, int line, const char *fmt, ...) {
-    if (ok) {
-        g_pass++;
-        return;
-    }
-    g_fail++;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s:%d: FAILED: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-#define CHECK(cond) check_impl(!!(cond), __FILE__, __LINE__, "%s", #cond)
-#define CHECK_ST(expr, want)                                                                  \
-    do {                                                                                      \
-        hayanagi_status st_ = (expr);                                                         \
-        check_impl(st_ == (want), __FILE__, __LINE__, "%s returned %d (%s), expected %s (%d)", \
-                   #expr, st_, hayanagi_status_str(st_), #want, (want));                      \
-    } while (0)
-#define CHECK_STR(a, b)                                                                       \
-    do {                                                                                      \
-        const char *a_ = (a), *b_ = (b);                                                      \
-        check_impl(a_ && b_ && strcmp(a_, b_) == 0, __FILE__, __LINE__,                       \
-                   "%s == %s: \"%s\" vs \"%s\"", #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
-    } while (0)
-#define CHECK_CONTAINS(hay, needle)                                                           \
-    do {                                                                                      \
-        const char *h_ = (hay), *n_ = (needle);                                               \
-        check_impl(h_ && strstr(h_, n_) != NULL, __FILE__, __LINE__,                          \
-                   "\"%s\" should contain \"%s\"", h_ ? h_ : "(null)", n_);                   \
-    } while (0)
-
-static int finish(void) {
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail ? 1 : 0;
-}
+#include "check.h"
 
 /* ----- fixtures ------------------------------------------------------------------------- */
 

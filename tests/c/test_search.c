@@ -16,42 +16,7 @@
 
 #include "hayanagi.h"
 
-/* ----- minimal harness (thread-safe counters) ------------------------------------------- */
-
-static atomic_int g_pass, g_fail;
-
-static void check_impl(int ok, const char *file, int line, const char *fmt, ...) {
-    if (ok) {
-        atomic_fetch_add(&g_pass, 1);
-        return;
-    }
-    atomic_fetch_add(&g_fail, 1);
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s:%d: FAILED: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-#define CHECK(cond) check_impl(!!(cond), __FILE__, __LINE__, "%s", #cond)
-#define CHECK_ST(expr, want)                                                                  \
-    do {                                                                                      \
-        hayanagi_status st_ = (expr);                                                         \
-        check_impl(st_ == (want), __FILE__, __LINE__, "%s returned %d (%s), expected %s (%d)", \
-                   #expr, st_, hayanagi_status_str(st_), #want, (want));                      \
-    } while (0)
-#define CHECK_STR(a, b)                                                                       \
-    do {                                                                                      \
-        const char *a_ = (a), *b_ = (b);                                                      \
-        check_impl(a_ && b_ && strcmp(a_, b_) == 0, __FILE__, __LINE__,                       \
-                   "%s == %s: \"%s\" vs \"%s\"", #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
-    } while (0)
-
-static int finish(void) {
-    printf("%d passed, %d failed\n", atomic_load(&g_pass), atomic_load(&g_fail));
-    return atomic_load(&g_fail) ? 1 : 0;
-}
+#include "check.h"
 
 static void sleep_ms(long ms) {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

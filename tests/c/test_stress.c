@@ -20,36 +20,9 @@
 
 #include "hayanagi.h"
 
-static atomic_int g_pass, g_fail;
-
-static void check_impl(int ok, const char *file, int line, const char *fmt, ...) {
-    if (ok) {
-        atomic_fetch_add(&g_pass, 1);
-        return;
-    }
-    /* Keep the log short when something breaks in a loop. */
-    if (atomic_fetch_add(&g_fail, 1) < 20) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "%s:%d: FAILED: ", file, line);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-    }
-}
-
-#define CHECK(cond) check_impl(!!(cond), __FILE__, __LINE__, "%s", #cond)
-#define CHECK_ST(expr, want)                                                                  \
-    do {                                                                                      \
-        hayanagi_status st_ = (expr);                                                         \
-        check_impl(st_ == (want), __FILE__, __LINE__, "%s returned %d (%s), expected %s (%d)", \
-                   #expr, st_, hayanagi_status_str(st_), #want, (want));                      \
-    } while (0)
-
-static int finish(void) {
-    printf("%d passed, %d failed\n", atomic_load(&g_pass), atomic_load(&g_fail));
-    return atomic_load(&g_fail) ? 1 : 0;
-}
+/* Keep the log short when something breaks in a loop. */
+#define CHECK_LOG_LIMIT 20
+#include "check.h"
 
 static uint64_t g_rng;
 static uint32_t rnd(void) { /* xorshift64* */
