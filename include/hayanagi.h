@@ -205,6 +205,11 @@ typedef void (*hayanagi_bestmove_callback)(void *user_data, const char *bestmove
 typedef void (*hayanagi_log_callback)(void *user_data, const char *message);
 
 /**
+ * Receives one USI output line of the text channel (no newline). NULL clears the callback.
+ */
+typedef void (*hayanagi_usi_output_callback)(void *user_data, const char *line);
+
+/**
  * A polled event.
  */
 typedef struct hayanagi_event {
@@ -446,6 +451,30 @@ hayanagi_status hayanagi_engine_set_log_callback(struct hayanagi_engine *engine,
                                                  hayanagi_log_callback callback,
                                                  void *user_data,
                                                  hayanagi_free_callback user_data_free);
+
+/**
+ * Set (or clear) the receiver of the USI text channel's output: every line the engine
+ * would print as a USI engine (`usiok`, `readyok`, `info ...`, `bestmove ...`,
+ * `checkmate ...`, `info string ...` for warnings and errors), one call per line. It runs
+ * on the thread that produced the line: the caller of `hayanagi_engine_usi_command` for
+ * direct answers, the search thread for search output.
+ */
+hayanagi_status hayanagi_engine_set_usi_output_callback(struct hayanagi_engine *engine,
+                                                        hayanagi_usi_output_callback callback,
+                                                        void *user_data,
+                                                        hayanagi_free_callback user_data_free);
+
+/**
+ * Send one USI command line (or several separated by newlines) to the engine, as a GUI
+ * would write to a USI engine's stdin; the answers go to the USI output callback. The
+ * same implementation serves the `hayanagi` binary, so every command, option and extra
+ * (`d`, `perft`, `bench`, `eval`, `moves`) behaves the same. Malformed commands are
+ * answered on the channel with `info string error: ...` and still return `HAYANAGI_OK`;
+ * `quit` stops any search and waits for its last line. The channel and the structured
+ * calls drive the same engine (position, options, table).
+ * `HAYANAGI_REENTRANT` from inside this engine's own callbacks.
+ */
+hayanagi_status hayanagi_engine_usi_command(struct hayanagi_engine *engine, const char *line);
 
 /**
  * Queue events for `hayanagi_engine_poll_event` (for hosts that must stay on their own

@@ -4,6 +4,7 @@
 //!
 //! Bad input prints one line on stderr and exits with status 2.
 
+use hayanagi::bench::run_bench;
 use hayanagi::engine::Engine;
 use hayanagi::search::{Info, Limits};
 use hayanagi::shogi::perft::{perft, perft_divide};
@@ -22,7 +23,8 @@ macro_rules! say {
     }};
 }
 
-const USAGE: &str = "usage: hayanagi <command> [options]
+const USAGE: &str = "usage: hayanagi                 speak USI on stdin/stdout (for GUIs)
+       hayanagi <command> [options]
 commands:
   perft --sfen P --depth N [--divide]   count leaf nodes of the legal move tree
   moves --sfen P                        list legal moves (USI, ASCII order)
@@ -225,19 +227,6 @@ fn cmd_sfen(args: &[String]) -> CliResult {
 
 /// Built-in bench positions: openings, middle games, an endgame and the "matsuri"
 /// move-generation torture position.
-const BENCH_POSITIONS: [&str; 10] = [
-    "startpos",
-    "startpos moves 7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 5i6h 5a6b 6h7h 3a3b",
-    "startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d P*2c 2d2f 7a7b",
-    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-    "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
-    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-    "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P1P/PPSP1P3/2GK3R1/LN3GSNL b Bb 29",
-    "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 13",
-    "7k1/9/9/9/l2s5/6snb/9/9/8K b 2G 1",
-    "3g1k3/9/2+P1p1n2/9/4N4/9/9/9/4K4 b RGr2b2g4s2n4l16p 1",
-];
-
 fn cmd_bench(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--depth", "--threads", "--option"])?;
     let depth = o.number("--depth")?.unwrap_or(8);
@@ -256,33 +245,8 @@ fn cmd_bench(args: &[String]) -> CliResult {
             .map_err(|e| CliError(e.to_string()))?;
     }
     set_options(&engine, &o)?;
-    let mut total_nodes = 0u64;
-    let start = Instant::now();
-    for (i, p) in BENCH_POSITIONS.iter().enumerate() {
-        engine
-            .set_position(p)
-            .map_err(|e| CliError(format!("bench position {}: {e}", i + 1)))?;
-        engine.clear_hash().map_err(|e| CliError(e.to_string()))?;
-        let last: std::sync::Arc<std::sync::Mutex<Option<Info>>> = Default::default();
-        let sink = last.clone();
-        engine.set_info_sink(Some(Box::new(move |info: &Info| {
-            *sink.lock().unwrap() = Some(info.clone());
-        })));
-        let r = engine
-            .search_blocking(Limits::depth(depth as u32))
-            .map_err(|e| CliError(e.to_string()))?;
-        total_nodes += r.nodes;
-        let line = last
-            .lock()
-            .unwrap()
-            .as_ref()
-            .map(|i| i.to_usi())
-            .unwrap_or_default();
-        say!("position {}: {}", i + 1, p);
-        say!("  {line}");
-        say!("  {}", r.best.to_usi());
-    }
-    let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+    let summary = run_bench(&engine, depth as u32, &mut |line| say!("{line}"))
+        .map_err(|e| CliError(e.to_string()))?;
     // Stop latency: from `stop` during an infinite search to the delivered best move.
     engine.set_info_sink(None);
     engine
@@ -302,9 +266,9 @@ fn cmd_bench(args: &[String]) -> CliResult {
     let max = latencies.iter().cloned().fold(0.0, f64::max);
     let avg = latencies.iter().sum::<f64>() / latencies.len() as f64;
     say!("Stop latency (ms): avg {avg:.2} max {max:.2}");
-    say!("Total time (ms): {}", (elapsed * 1000.0) as u64);
-    say!("Nodes searched: {total_nodes}");
-    say!("Nodes/second: {}", (total_nodes as f64 / elapsed) as u64);
+    say!("Total time (ms): {}", summary.millis);
+    say!("Nodes searched: {}", summary.nodes);
+    say!("Nodes/second: {}", summary.nodes_per_second());
     Ok(())
 }
 

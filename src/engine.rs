@@ -11,13 +11,16 @@
 //!
 //! Sinks run on the engine's search thread.
 
+use crate::book::Book;
+use crate::search::skill::{Skill, FULL_STRENGTH};
 use crate::search::threads::{Job, ParallelMode, ThreadPool};
 use crate::search::time::{TimeManager, TimeOptions};
 use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
-use crate::search::worker::{Control, Features, SearchConfig, SearchResult};
+use crate::search::worker::{Control, Features, SearchConfig, SearchResult, NEVER_RESIGN};
 use crate::search::{BestMove, Info, Limits, Report, Score};
 use crate::shogi::rules::DeclarationRule;
 use crate::shogi::{Move, Position, PositionError};
+use crate::util::rng::Rng;
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::fmt;
 use std::sync::atomic::Ordering;
@@ -45,6 +48,23 @@ pub struct EngineOptions {
     /// `SearchFeatures` (developer option): techniques beyond the seeds, a comma-separated
     /// list or `default`.
     pub features: Features,
+    /// `USI_Ponder`: the GUI may send `go ponder` (no effect on the search itself).
+    pub ponder: bool,
+    /// `MaxMovesToDraw`: a game reaching this move number is a draw (0 = no limit).
+    pub max_moves_to_draw: u32,
+    /// `ResignValue`: resign when the final score is below minus this (99999: never).
+    pub resign_value: i32,
+    /// `DrawValueBlack` / `DrawValueWhite`: what a repetition draw is worth to the engine
+    /// when it plays black / white (centipawns).
+    pub draw_value: [i32; 2],
+    /// `SkillLevel`: 0-20, 20 = full strength.
+    pub skill_level: u32,
+    /// `RandomSeed`: 0 = a new seed every time; otherwise book and skill choices repeat.
+    pub random_seed: u64,
+    /// `USI_OwnBook`: play from `BookFile` when the position is in it.
+    pub own_book: bool,
+    /// `BookFile`: a YaneuraOu DB2016 text book, loaded at `ready`.
+    pub book_file: String,
 }
 
 impl Default for EngineOptions {
@@ -57,8 +77,110 @@ impl Default for EngineOptions {
             declaration: DeclarationRule::Csa27,
             features: Features::default(),
             parallel_mode: ParallelMode::Lazy,
+            ponder: true,
+            max_moves_to_draw: 0,
+            resign_value: NEVER_RESIGN,
+            draw_value: [0, 0],
+            skill_level: FULL_STRENGTH,
+            random_seed: 0,
+            own_book: false,
+            book_file: String::new(),
         }
     }
+}
+
+/// The type, default and range of an option, as the USI `option` line shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    String {
+        default: &'static str,
+    },
+    Filename {
+        default: &'static str,
+    },
+}
+
+/// One engine option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+const ENTERING_KING_RULES: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27", "TryRule"];
+
+/// Every option [`Engine::set_option`] accepts (aliases aside), in the order a GUI shows them.
+pub fn option_specs() -> Vec<OptionSpec> {
+    use OptionKind::*;
+    let d = EngineOptions::default();
+    let spin = |name, default: i64, min, max| OptionSpec {
+        name,
+        kind: Spin { default, min, max },
+    };
+    vec![
+        spin("USI_Hash", d.hash_mib as i64, 1, MAX_HASH_MIB as i64),
+        spin("Threads", d.threads as i64, 1, 256),
+        spin("MultiPV", d.multipv as i64, 1, 32),
+        OptionSpec {
+            name: "USI_Ponder",
+            kind: Check { default: d.ponder },
+        },
+        spin("NetworkDelay", d.time.network_delay as i64, 0, 10_000),
+        spin("NetworkDelay2", d.time.network_delay2 as i64, 0, 10_000),
+        spin(
+            "MinimumThinkingTime",
+            d.time.minimum_thinking_time as i64,
+            0,
+            60_000,
+        ),
+        spin("SlowMover", d.time.slow_mover as i64, 1, 1000),
+        OptionSpec {
+            name: "EnteringKingRule",
+            kind: Combo {
+                default: "CSARule27",
+                vars: ENTERING_KING_RULES,
+            },
+        },
+        spin("MaxMovesToDraw", d.max_moves_to_draw as i64, 0, 100_000),
+        spin("ResignValue", d.resign_value as i64, 0, NEVER_RESIGN as i64),
+        spin("DrawValueBlack", d.draw_value[0] as i64, -30_000, 30_000),
+        spin("DrawValueWhite", d.draw_value[1] as i64, -30_000, 30_000),
+        OptionSpec {
+            name: "USI_OwnBook",
+            kind: Check {
+                default: d.own_book,
+            },
+        },
+        OptionSpec {
+            name: "BookFile",
+            kind: Filename { default: "" },
+        },
+        spin("SkillLevel", d.skill_level as i64, 0, FULL_STRENGTH as i64),
+        spin("RandomSeed", 0, 0, i64::MAX),
+        OptionSpec {
+            name: "ParallelMode",
+            kind: Combo {
+                default: "lazy",
+                vars: &["lazy", "rootsplit"],
+            },
+        },
+        OptionSpec {
+            name: "SearchFeatures",
+            kind: String { default: "default" },
+        },
+    ]
 }
 
 /// What can go wrong when driving the engine.
@@ -85,7 +207,7 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Busy => write!(f, "a search is running"),
+            EngineError::Busy => write!(f, "a search is running; send stop first"),
             EngineError::Position(e) => write!(f, "{e}"),
             EngineError::UnknownOption(n) => write!(f, "unknown option '{n}'"),
             EngineError::InvalidOptionValue {
@@ -154,6 +276,20 @@ struct Shared {
     last_result: Mutex<Option<SearchResult>>,
     /// Set when a search thread panicked: the engine refuses further searches.
     poisoned: std::sync::atomic::AtomicBool,
+    /// Source of book and skill choices (`RandomSeed`).
+    rng: Mutex<Rng>,
+    /// The thread running the best-move sink, while it does.
+    delivering: Mutex<Option<std::thread::ThreadId>>,
+    /// The loaded book and the file it came from.
+    book: Mutex<(String, Option<Arc<Book>>)>,
+}
+
+fn seeded_rng(seed: u64) -> Rng {
+    if seed == 0 {
+        Rng::from_entropy()
+    } else {
+        Rng::new(seed)
+    }
 }
 
 /// A shogi engine.
@@ -185,6 +321,9 @@ impl Engine {
                 idle: Condvar::new(),
                 last_result: Mutex::new(None),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
+                rng: Mutex::new(Rng::from_entropy()),
+                delivering: Mutex::new(None),
+                book: Mutex::new((String::new(), None)),
             }),
             pool: Mutex::new(None),
         }
@@ -210,6 +349,21 @@ impl Engine {
         self.shared.poisoned.load(Ordering::Acquire)
     }
 
+    /// The `searching` lock, once no search runs. A search that is only delivering its
+    /// best move (its sink running on another thread) is waited for; a real search, or a
+    /// call from inside the best-move sink itself, is `Busy`.
+    fn lock_idle(&self) -> Result<parking_lot::MutexGuard<'_, bool>, EngineError> {
+        let mut searching = self.shared.searching.lock();
+        while *searching {
+            match *self.shared.delivering.lock() {
+                Some(t) if t != std::thread::current().id() => {}
+                _ => return Err(EngineError::Busy),
+            }
+            self.shared.idle.wait(&mut searching);
+        }
+        Ok(searching)
+    }
+
     /// True from `go` until the search's best move has been delivered.
     pub fn is_searching(&self) -> bool {
         *self.shared.searching.lock()
@@ -223,10 +377,7 @@ impl Engine {
 
     /// Set the position from a `Position` value (with its move history).
     pub fn set_position_value(&self, pos: Position) -> Result<(), EngineError> {
-        let searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
-        }
+        let _idle = self.lock_idle()?;
         *self.shared.position.lock() = pos;
         Ok(())
     }
@@ -243,10 +394,7 @@ impl Engine {
 
     /// Set an option by its USI name. Names are case-insensitive.
     pub fn set_option(&self, name: &str, value: &str) -> Result<(), EngineError> {
-        let searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
-        }
+        let _idle = self.lock_idle()?;
         let bad = |reason: &str| EngineError::InvalidOptionValue {
             name: name.to_string(),
             value: value.to_string(),
@@ -259,6 +407,20 @@ impl Engine {
             }
             Ok(v)
         };
+        let signed = |lo: i64, hi: i64| -> Result<i64, EngineError> {
+            let v: i64 = value.trim().parse().map_err(|_| bad("not a number"))?;
+            if v < lo || v > hi {
+                return Err(bad(&format!("must be between {lo} and {hi}")));
+            }
+            Ok(v)
+        };
+        let boolean = || -> Result<bool, EngineError> {
+            match value.trim() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(bad("expected true or false")),
+            }
+        };
         let mut opts = self.shared.options.lock();
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => {
@@ -266,6 +428,20 @@ impl Engine {
                 opts.hash_mib = number(1, MAX_HASH_MIB as u64)? as usize;
             }
             "threads" => opts.threads = number(1, 256)? as usize,
+            "usi_ponder" => opts.ponder = boolean()?,
+            "networkdelay2" => opts.time.network_delay2 = number(0, 10_000)?,
+            "maxmovestodraw" => opts.max_moves_to_draw = number(0, 100_000)? as u32,
+            "resignvalue" => opts.resign_value = number(0, NEVER_RESIGN as u64)? as i32,
+            "drawvalueblack" => opts.draw_value[0] = signed(-30_000, 30_000)? as i32,
+            "drawvaluewhite" => opts.draw_value[1] = signed(-30_000, 30_000)? as i32,
+            "skilllevel" => opts.skill_level = number(0, FULL_STRENGTH as u64)? as u32,
+            "randomseed" => {
+                opts.random_seed = number(0, i64::MAX as u64)?;
+                *self.shared.rng.lock() = seeded_rng(opts.random_seed);
+            }
+            "usi_ownbook" => opts.own_book = boolean()?,
+            // Loaded (and checked) at `ready`: a GUI sends options before `isready`.
+            "bookfile" => opts.book_file = value.trim().to_string(),
             "multipv" => opts.multipv = number(1, 32)? as u32,
             "networkdelay" => opts.time.network_delay = number(0, 10_000)?,
             "minimumthinkingtime" => opts.time.minimum_thinking_time = number(0, 60_000)?,
@@ -303,12 +479,56 @@ impl Engine {
 
     /// Apply deferred work (a table resize): the USI `isready` step.
     pub fn ready(&self) -> Result<(), EngineError> {
-        let searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
+        {
+            let _idle = self.lock_idle()?;
+            self.apply_pending();
         }
-        self.apply_pending();
+        // Outside the lock: the log sink may call back into the engine.
+        self.load_book();
         Ok(())
+    }
+
+    fn log(&self, msg: &str) {
+        if let Some(f) = &self.shared.sinks.read().log {
+            f(msg);
+        }
+    }
+
+    /// Load `BookFile` if it changed (the USI `isready` step). A book that cannot be read
+    /// leaves the engine without a book and says why on the log sink.
+    fn load_book(&self) {
+        let (own, path) = {
+            let o = self.shared.options.lock();
+            (o.own_book, o.book_file.clone())
+        };
+        let mut book = self.shared.book.lock();
+        if !own || path.is_empty() || path == "<empty>" || book.0 == path {
+            return;
+        }
+        *book = (path.clone(), None);
+        match std::fs::read(&path) {
+            Err(e) => self.log(&format!(
+                "cannot read book file '{path}': {e}; playing without a book"
+            )),
+            Ok(bytes) => {
+                let loaded = Book::parse(&String::from_utf8_lossy(&bytes));
+                const SHOWN: usize = 20;
+                for w in loaded.warnings.iter().take(SHOWN) {
+                    self.log(w);
+                }
+                if loaded.warnings.len() > SHOWN {
+                    self.log(&format!(
+                        "book: {} more bad lines skipped",
+                        loaded.warnings.len() - SHOWN
+                    ));
+                }
+                self.log(&format!(
+                    "book: {} positions loaded from '{path}'",
+                    loaded.book.len()
+                ));
+                book.1 = Some(Arc::new(loaded.book));
+            }
+        }
     }
 
     fn apply_pending(&self) {
@@ -324,6 +544,9 @@ impl Engine {
     pub fn new_game(&self) -> Result<(), EngineError> {
         self.ready()?;
         self.tt().clear();
+        // A fixed seed repeats the same choices in every game.
+        let seed = self.shared.options.lock().random_seed;
+        *self.shared.rng.lock() = seeded_rng(seed);
         Ok(())
     }
 
@@ -334,10 +557,7 @@ impl Engine {
 
     /// Use `tt` from now on (e.g. another engine's table, to share it on purpose).
     pub fn share_tt(&self, tt: Arc<TranspositionTable>) -> Result<(), EngineError> {
-        let searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
-        }
+        let _idle = self.lock_idle()?;
         self.shared.options.lock().hash_mib = tt.size_mib();
         *self.shared.tt.write() = tt;
         Ok(())
@@ -345,10 +565,7 @@ impl Engine {
 
     /// Forget the table's contents.
     pub fn clear_hash(&self) -> Result<(), EngineError> {
-        let searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
-        }
+        let _idle = self.lock_idle()?;
         self.tt().clear();
         Ok(())
     }
@@ -387,10 +604,11 @@ impl Engine {
 
     /// Start searching the current position. Returns at once.
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
-        let mut searching = self.shared.searching.lock();
-        if *searching {
-            return Err(EngineError::Busy);
+        if !self.is_searching() {
+            // Normally done at `ready`; a host that skipped it still gets its book.
+            self.load_book();
         }
+        let mut searching = self.lock_idle()?;
         if self.is_poisoned() {
             return Err(EngineError::SearchFailed(
                 "an earlier search failed; create a new engine".into(),
@@ -425,10 +643,27 @@ impl Engine {
         let tt = self.tt();
         tt.next_generation();
         let time = TimeManager::new(&limits, pos.side_to_move(), pos.move_number(), &opts.time);
+        let us = pos.side_to_move();
+        let ours = opts.draw_value[us.index()];
+        let mut draw_value = [0; 2];
+        draw_value[us.index()] = ours;
+        draw_value[(!us).index()] = -ours;
+        let book_move = if opts.own_book && !limits.infinite && limits.searchmoves.is_empty() {
+            let book = self.shared.book.lock().1.clone();
+            book.and_then(|b| b.choose(&pos, self.shared.rng.lock().next_u64()))
+                .map(|bm| (bm.mv, bm.ponder))
+        } else {
+            None
+        };
         let config = SearchConfig {
             multipv: opts.multipv,
             declaration: opts.declaration,
             features: opts.features,
+            draw_value,
+            max_moves_to_draw: opts.max_moves_to_draw,
+            resign_value: opts.resign_value,
+            skill: Skill::new(opts.skill_level, self.shared.rng.lock().next_u64()),
+            book_move,
             ..SearchConfig::default()
         };
         let shared = self.shared.clone();
@@ -458,10 +693,16 @@ impl Engine {
                         BestMove::Resign
                     }
                 };
+                // From here on the search is over: commands from other threads wait for
+                // the sink to return instead of failing as busy (a GUI answers a best move
+                // at once with the next position and go).
+                *shared.delivering.lock() = Some(std::thread::current().id());
                 if let Some(f) = &sinks.read().bestmove {
                     f(&best);
                 }
-                *shared.searching.lock() = false;
+                let mut searching = shared.searching.lock();
+                *shared.delivering.lock() = None;
+                *searching = false;
                 shared.idle.notify_all();
             }),
         };

@@ -116,10 +116,17 @@ fn bad_input_is_one_line_on_stderr_with_status_2() {
 }
 
 #[test]
-fn no_arguments_prints_usage() {
-    let (code, out, _) = run(&[]);
+fn help_prints_usage() {
+    let (code, out, _) = run(&["help"]);
     assert_eq!(code, 0);
     assert!(out.contains("usage: hayanagi"));
+}
+
+#[test]
+fn no_arguments_speaks_usi() {
+    // stdin is empty here: the engine answers nothing and exits cleanly at end of input.
+    let (code, out, err) = run(&[]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 }
 
 fn signature(out: &str) -> u64 {

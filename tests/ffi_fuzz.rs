@@ -127,6 +127,15 @@ const OPTION_NAMES: &[&str] = &[
     "MinimumThinkingTime",
     "SlowMover",
     "EnteringKingRule",
+    "USI_Ponder",
+    "NetworkDelay2",
+    "MaxMovesToDraw",
+    "ResignValue",
+    "DrawValueBlack",
+    "DrawValueWhite",
+    "SkillLevel",
+    "RandomSeed",
+    "USI_OwnBook",
 ];
 
 const ENTERING_KING_VALUES: &[&str] = &["CSARule27", "CSARule24", "TryRule", "NoEnteringKing"];
@@ -1470,6 +1479,18 @@ impl Fuzzer {
             "networkdelay" => num(0, 10_000),
             "minimumthinkingtime" => num(0, 60_000),
             "slowmover" => num(1, 1000),
+            "usi_ponder" | "usi_ownbook" => ["true", "false"].contains(&value.trim()),
+            "networkdelay2" => num(0, 10_000),
+            "maxmovestodraw" => num(0, 100_000),
+            "resignvalue" => num(0, 99_999),
+            "drawvalueblack" | "drawvaluewhite" => value
+                .trim()
+                .parse::<i64>()
+                .is_ok_and(|v| (-30_000..=30_000).contains(&v)),
+            "skilllevel" => num(0, 20),
+            "randomseed" => num(0, i64::MAX as u64),
+            // Any text: the file is read (and complained about) at ready.
+            "bookfile" => true,
             "enteringkingrule" => ENTERING_KING_VALUES.contains(&value.trim()),
             "parallelmode" => ["lazy", "rootsplit"].contains(&value.trim()),
             "searchfeatures" => {

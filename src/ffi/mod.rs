@@ -31,6 +31,7 @@ use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTabl
 use crate::shogi::perft::perft;
 use crate::shogi::rules::{GameRules, GameState};
 use crate::shogi::{legal, Color, Position, PositionError};
+use crate::usi::UsiSession;
 use parking_lot::{Mutex, RwLock};
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -101,6 +102,7 @@ struct Callbacks {
     info: RwLock<Slot<hayanagi_info_callback>>,
     bestmove: RwLock<Slot<hayanagi_bestmove_callback>>,
     log: RwLock<Slot<hayanagi_log_callback>>,
+    usi: RwLock<Slot<hayanagi_usi_output_callback>>,
     events: Mutex<Option<VecDeque<Event>>>,
 }
 
@@ -130,6 +132,7 @@ impl Drop for CallbackGuard {
 impl Callbacks {
     fn on_info(&self, info: &Info) {
         let line = info.to_usi();
+        self.on_usi_line(&line);
         if let Some(q) = self.events.lock().as_mut() {
             q.push_back(Event {
                 kind: HAYANAGI_EVENT_INFO,
@@ -157,6 +160,7 @@ impl Callbacks {
     }
 
     fn on_bestmove(&self, b: &BestMove) {
+        self.on_usi_line(&b.to_usi());
         let (best, ponder) = match b {
             BestMove::Move { best, ponder } => (best.usi(), ponder.map(|p| p.usi())),
             BestMove::Resign => ("resign".to_string(), None),
@@ -180,7 +184,21 @@ impl Callbacks {
         }
     }
 
+    /// One line of the USI text channel.
+    fn on_usi_line(&self, line: &str) {
+        let slot = self.usi.read();
+        if let Some(f) = slot.f {
+            let c = CString::new(line.replace('\0', " ")).unwrap_or_default();
+            let _g = CallbackGuard::enter(self.owner);
+            // SAFETY: host function; the string lives until the call returns.
+            unsafe { f(slot.user_data, c.as_ptr()) };
+        }
+    }
+
     fn on_log(&self, msg: &str) {
+        for line in msg.lines() {
+            self.on_usi_line(&format!("info string {line}"));
+        }
         let slot = self.log.read();
         if let Some(f) = slot.f {
             let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
@@ -195,6 +213,8 @@ impl Callbacks {
 pub struct hayanagi_engine {
     engine: Engine,
     callbacks: Arc<Callbacks>,
+    /// The USI text channel's state (`hayanagi_engine_usi_command`).
+    usi: Mutex<Option<UsiSession>>,
     last_error: Mutex<String>,
 }
 
@@ -418,9 +438,11 @@ pub extern "C" fn hayanagi_engine_new(
                 info: RwLock::new(Slot::empty()),
                 bestmove: RwLock::new(Slot::empty()),
                 log: RwLock::new(Slot::empty()),
+                usi: RwLock::new(Slot::empty()),
                 events: Mutex::new(None),
             }),
             last_error: Mutex::new(String::new()),
+            usi: Mutex::new(None),
         });
         let owner: *const hayanagi_engine = &*handle;
         Arc::get_mut(&mut handle.callbacks)
@@ -465,6 +487,10 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         // `stop` on this handle, which must not race with the exclusive ownership taken
         // below.
         e.engine.shutdown();
+        if let Some(mut session) = e.usi.lock().take() {
+            // A running `go mate` delivers its last line before the handle goes.
+            session.finish(&e.engine);
+        }
         // SAFETY: the handle is freed exactly once, here, and no search thread is left
         // that could use it.
         let boxed = unsafe { Box::from_raw(engine) };
@@ -473,6 +499,7 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         callbacks.info.write().release();
         callbacks.bestmove.write().release();
         callbacks.log.write().release();
+        callbacks.usi.write().release();
         HAYANAGI_OK
     })
 }
@@ -787,6 +814,61 @@ pub extern "C" fn hayanagi_engine_set_log_callback(
     user_data_free: hayanagi_free_callback,
 ) -> hayanagi_status {
     set_slot(engine, |c| &c.log, callback, user_data, user_data_free)
+}
+
+/// Set (or clear) the receiver of the USI text channel's output: every line the engine
+/// would print as a USI engine (`usiok`, `readyok`, `info ...`, `bestmove ...`,
+/// `checkmate ...`, `info string ...` for warnings and errors), one call per line. It runs
+/// on the thread that produced the line: the caller of `hayanagi_engine_usi_command` for
+/// direct answers, the search thread for search output.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_usi_output_callback(
+    engine: *mut hayanagi_engine,
+    callback: hayanagi_usi_output_callback,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    set_slot(engine, |c| &c.usi, callback, user_data, user_data_free)
+}
+
+/// Send one USI command line (or several separated by newlines) to the engine, as a GUI
+/// would write to a USI engine's stdin; the answers go to the USI output callback. The
+/// same implementation serves the `hayanagi` binary, so every command, option and extra
+/// (`d`, `perft`, `bench`, `eval`, `moves`) behaves the same. Malformed commands are
+/// answered on the channel with `info string error: ...` and still return `HAYANAGI_OK`;
+/// `quit` stops any search and waits for its last line. The channel and the structured
+/// calls drive the same engine (position, options, table).
+/// `HAYANAGI_REENTRANT` from inside this engine's own callbacks.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_usi_command(
+    engine: *mut hayanagi_engine,
+    line: *const c_char,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if line.is_null() {
+            return e.fail(HAYANAGI_NULL_ARG, "line is NULL");
+        }
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "hayanagi_engine_usi_command called from the engine's own callback",
+            );
+        }
+        // SAFETY: non-null; the header requires a NUL-terminated string valid for the call.
+        let bytes = unsafe { std::ffi::CStr::from_ptr(line) }.to_bytes();
+        // Like a pipe, the channel takes any bytes: invalid UTF-8 becomes U+FFFD.
+        let text = String::from_utf8_lossy(bytes);
+        let mut guard = e.usi.lock();
+        let session = guard.get_or_insert_with(|| {
+            let cb = e.callbacks.clone();
+            UsiSession::new(Arc::new(move |l: &str| cb.on_usi_line(l)))
+        });
+        for l in text.split(['\n', '\r']) {
+            session.command(&e.engine, l);
+        }
+        HAYANAGI_OK
+    })
 }
 
 /// Queue events for `hayanagi_engine_poll_event` (for hosts that must stay on their own

@@ -232,3 +232,6 @@ pub type hayanagi_bestmove_callback = Option<
 /// Receives diagnostics. NULL clears the callback.
 pub type hayanagi_log_callback =
     Option<unsafe extern "C" fn(user_data: *mut c_void, message: *const c_char)>;
+/// Receives one USI output line of the text channel (no newline). NULL clears the callback.
+pub type hayanagi_usi_output_callback =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, line: *const c_char)>;

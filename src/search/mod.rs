@@ -4,7 +4,9 @@
 //! the [`Report`] callbacks given by the engine facade.
 
 pub mod limits;
+pub mod mate;
 pub mod ordering;
+pub mod skill;
 pub mod threads;
 pub mod time;
 pub mod tt;

@@ -9,8 +9,12 @@ use std::time::{Duration, Instant};
 /// Options that shape the time manager (USI `NetworkDelay`-style).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeOptions {
-    /// Kept back from every deadline for GUI and network latency (ms).
+    /// Kept back from every planned deadline for GUI and network latency (ms).
     pub network_delay: u64,
+    /// Kept back from the whole time left (clock + byoyomi) for the hard limit while the
+    /// main clock still runs (ms; YaneuraOu's `NetworkDelay2`). In pure byoyomi the
+    /// `network_delay` margin applies.
+    pub network_delay2: u64,
     /// Think at least this long when the clock allows (ms).
     pub minimum_thinking_time: u64,
     /// Percentage scaling of the planned time per move.
@@ -21,6 +25,7 @@ impl Default for TimeOptions {
     fn default() -> Self {
         TimeOptions {
             network_delay: 120,
+            network_delay2: 1120,
             minimum_thinking_time: 100,
             slow_mover: 100,
         }
@@ -72,17 +77,22 @@ impl TimeManager {
         let remain = limits.time[us.index()].unwrap_or(0);
         let inc = limits.increment[us.index()];
         let byo = limits.byoyomi;
-        // Everything that may be spent on this move: the clock (plus byoyomi), less the margin.
-        let cap = (remain + byo).saturating_sub(delay).max(1);
         if remain <= delay && byo > 0 {
-            // Pure byoyomi: unused byoyomi is lost anyway, so use it.
+            // Pure byoyomi: unused byoyomi is lost anyway, so use all of it.
+            let t = (remain + byo).saturating_sub(delay).max(1);
             return TimeManager {
                 start,
-                soft: Some(cap),
-                hard: Some(cap),
-                fixed: false,
+                soft: Some(t),
+                hard: Some(t),
+                fixed: true,
             };
         }
+        // Everything that may be spent on this move: the clock (plus byoyomi), less the
+        // larger margin, but never less than the byoyomi itself allows.
+        let cap = (remain + byo)
+            .saturating_sub(delay.max(opts.network_delay2))
+            .max(byo.saturating_sub(delay))
+            .max(1);
         // Shogi games run long; plan for fewer moves left as the game goes on.
         let moves_to_go = (50u64.saturating_sub(move_number as u64 / 4)).max(20);
         let base = remain / moves_to_go + inc * 3 / 4 + byo;

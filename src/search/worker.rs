@@ -4,6 +4,7 @@
 
 use super::limits::Limits;
 use super::ordering::{pick_next, Heuristics};
+use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRESHOLD};
@@ -11,6 +12,7 @@ use super::{
     mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
 };
 use crate::eval::Evaluator;
+use crate::shogi::movegen::has_legal_move;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::rules::{DeclarationRule, Repetition};
 use crate::shogi::{generate_legal, legal, GenType, Move, MoveList, PieceType, Position};
@@ -112,6 +114,17 @@ pub struct SearchConfig {
     pub info_interval_ms: u64,
     /// Techniques beyond the seeds, each kept on only if a match showed it helps.
     pub features: Features,
+    /// Score of a repetition draw for the side to move, indexed by colour (USI
+    /// `DrawValueBlack` / `DrawValueWhite`, seen from the root side and negated for the other).
+    pub draw_value: [i32; 2],
+    /// A game reaching this move number is drawn (`MaxMovesToDraw`; 0 = no limit).
+    pub max_moves_to_draw: u32,
+    /// Resign when the final score is below minus this (`ResignValue`).
+    pub resign_value: i32,
+    /// Strength limit (`SkillLevel` below 20).
+    pub skill: Option<Skill>,
+    /// A book move to play without searching, with its expected reply.
+    pub book_move: Option<(Move, Option<Move>)>,
 }
 
 impl Default for SearchConfig {
@@ -121,9 +134,17 @@ impl Default for SearchConfig {
             declaration: DeclarationRule::Csa27,
             info_interval_ms: 200,
             features: Features::default(),
+            draw_value: [DRAW; 2],
+            max_moves_to_draw: 0,
+            resign_value: NEVER_RESIGN,
+            skill: None,
+            book_move: None,
         }
     }
 }
+
+/// `ResignValue` that never resigns a position with a legal move.
+pub const NEVER_RESIGN: i32 = 99_999;
 
 /// Search techniques beyond the seeds. The defaults are the measured winners (see the
 /// README's search section for the self-play results).
@@ -349,17 +370,21 @@ impl Worker {
         if let Some(end) = self.prepare_root() {
             return self.finish(end, None);
         }
-        let multipv = (self
+        let mut multipv = self
             .limits
             .multipv
             .unwrap_or(self.config.multipv)
-            .clamp(1, 32) as usize)
-            .min(self.root_moves.len());
-        let max_depth = self
+            .clamp(1, 32) as usize;
+        let mut max_depth = self
             .limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 10)
             .min(MAX_PLY as u32 - 10);
+        if let Some(skill) = self.config.skill {
+            multipv = multipv.max(skill.multipv());
+            max_depth = max_depth.min(skill.max_depth());
+        }
+        let multipv = multipv.min(self.root_moves.len());
         let mut instability = 0.0f64;
         let mut last_best = Move::NONE;
         // Lazy SMP: helpers start one ply deeper every other thread, so that the threads
@@ -461,13 +486,31 @@ impl Worker {
         self.answer(report, multipv)
     }
 
-    /// Fill the root moves; `Some` when no search is needed (a declaration win, or no
-    /// legal move: resign).
+    /// Score of a repetition or move-limit draw for the side to move.
+    fn draw_score(&self) -> i32 {
+        self.config.draw_value[self.pos.side_to_move().index()]
+    }
+
+    /// Fill the root moves; `Some` when no search is needed (a declaration win, a book
+    /// move, or no legal move: resign).
     fn prepare_root(&mut self) -> Option<BestMove> {
         if let Some(crate::shogi::GameState::Win { .. }) =
             self.pos.declaration(self.config.declaration)
         {
             return Some(BestMove::Win);
+        }
+        if let Some((best, ponder)) = self.config.book_move {
+            if self.pos.is_pseudo_legal(best) && self.pos.is_legal(best) {
+                self.root_moves = vec![RootMove {
+                    mv: best,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    pv: std::iter::once(best).chain(ponder).collect(),
+                    seldepth: 0,
+                    bound: ScoreBound::Exact,
+                }];
+                return Some(BestMove::Move { best, ponder });
+            }
         }
         let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
         if !self.limits.searchmoves.is_empty() {
@@ -601,19 +644,32 @@ impl Worker {
 
     /// The best root move with its ponder move and score, after a last report.
     fn answer(&mut self, report: &dyn Report, multipv: usize) -> SearchResult {
-        let best = self.root_moves[0].mv;
-        let ponder = match self.root_moves[0].pv.get(1) {
+        self.report_iteration(report, self.completed_depth.max(1), multipv, true);
+        let score_of = |rm: &RootMove| {
+            Some(if rm.score > -INFINITE {
+                rm.score
+            } else {
+                rm.prev_score
+            })
+            .filter(|&s| s > -INFINITE)
+        };
+        let mut chosen = 0;
+        if let Some(skill) = self.is_main().then_some(self.config.skill).flatten() {
+            let scores: Vec<i32> = self.root_moves[..multipv]
+                .iter()
+                .map_while(score_of)
+                .collect();
+            chosen = skill.pick(&scores);
+        }
+        let best = self.root_moves[chosen].mv;
+        let ponder = match self.root_moves[chosen].pv.get(1) {
             Some(&p) => Some(p),
             None => self.ponder_from_tt(best),
         };
-        self.report_iteration(report, self.completed_depth.max(1), multipv, true);
-        let top = &self.root_moves[0];
-        let score = Some(if top.score > -INFINITE {
-            top.score
-        } else {
-            top.prev_score
-        })
-        .filter(|&s| s > -INFINITE);
+        let score = score_of(&self.root_moves[chosen]);
+        if score.is_some_and(|s| s < -self.config.resign_value) {
+            return self.finish(BestMove::Resign, score);
+        }
         self.finish(BestMove::Move { best, ponder }, score)
     }
 
@@ -624,7 +680,8 @@ impl Worker {
     }
 
     fn finish(&mut self, best: BestMove, score: Option<i32>) -> SearchResult {
-        if self.is_main() && matches!(best, BestMove::Win | BestMove::Resign) {
+        // Answers found without searching (win, resign, book) still wait for stop/ponderhit.
+        if self.is_main() && (self.completed_depth == 0 || !matches!(best, BestMove::Move { .. })) {
             self.wait_while_required();
         }
         SearchResult {
@@ -785,9 +842,19 @@ impl Worker {
         // perpetual-check result).
         match self.pos.repetition(2) {
             Repetition::None => {}
-            Repetition::Draw => return DRAW,
+            Repetition::Draw => return self.draw_score(),
             Repetition::Win => return mate_in(ply),
             Repetition::Loss => return mated_in(ply),
+        }
+        if self.config.max_moves_to_draw > 0
+            && self.pos.move_number() > self.config.max_moves_to_draw
+        {
+            // The game is over by the move limit unless this position is already mate.
+            return if self.pos.in_check() && !has_legal_move(&self.pos) {
+                mated_in(ply)
+            } else {
+                self.draw_score()
+            };
         }
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);

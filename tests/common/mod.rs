@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod usi;
+
 use hayanagi::shogi::{legal, Position};
 use std::path::PathBuf;
 

@@ -1,0 +1,534 @@
+//! The USI protocol, one implementation for two transports: the `hayanagi` binary's
+//! stdin/stdout and the C ABI's text channel (`hayanagi_engine_usi_command`). A
+//! [`UsiSession`] turns command lines into engine calls and output lines; the transport
+//! feeds it lines and delivers what it writes.
+//!
+//! Search output (info lines, `bestmove`) comes from the engine's sinks on the search
+//! thread; [`attach`] points them at the session's output. Malformed input never stops the
+//! session: it is answered with `info string error: ...`.
+
+use crate::bench::run_bench;
+use crate::engine::{option_specs, Engine, EngineError, OptionKind};
+use crate::eval::Evaluator;
+use crate::search::mate::{search_mate, MateLimits, MateResult};
+use crate::search::{BestMove, Info, Limits};
+use crate::shogi::perft::perft;
+use crate::shogi::{legal, Color, Position, Square, Validation};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Where the session's lines go (one line per call, without a newline).
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Point the engine's info, best-move and log sinks at `out` as USI lines.
+pub fn attach(engine: &Engine, out: &Output) {
+    let o = out.clone();
+    engine.set_info_sink(Some(Box::new(move |i: &Info| o(&i.to_usi()))));
+    let o = out.clone();
+    engine.set_bestmove_sink(Some(Box::new(move |b: &BestMove| o(&b.to_usi()))));
+    let o = out.clone();
+    engine.set_log_sink(Some(Box::new(move |m: &str| {
+        for line in m.lines() {
+            o(&format!("info string {line}"));
+        }
+    })));
+}
+
+/// A running `go mate`.
+struct MateJob {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// The state of one USI conversation.
+pub struct UsiSession {
+    out: Output,
+    mate: Option<MateJob>,
+}
+
+const KEYWORDS: [&str; 14] = [
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "nodes",
+    "depth",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+    "movestogo",
+    "multipv",
+];
+
+impl UsiSession {
+    pub fn new(out: Output) -> UsiSession {
+        UsiSession { out, mate: None }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, msg: impl std::fmt::Display) {
+        self.say(&format!("info string error: {msg}"));
+    }
+
+    /// True while a mate search runs (the engine itself answers `Busy` for its searches,
+    /// and waits for a search that is only delivering its best move).
+    fn mate_running(&mut self) -> bool {
+        if self.mate.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            self.join_mate();
+        }
+        self.mate.is_some()
+    }
+
+    fn join_mate(&mut self) {
+        if let Some(job) = self.mate.take() {
+            // The job catches nothing: a panic there is a bug; report it, do not propagate.
+            if job.handle.join().is_err() {
+                self.error("the mate search failed");
+            }
+        }
+    }
+
+    fn stop_all(&mut self, engine: &Engine) {
+        engine.stop();
+        if let Some(job) = &self.mate {
+            job.stop.store(true, Ordering::Release);
+        }
+    }
+
+    /// Stop everything and wait until the final `bestmove` / `checkmate` line is out.
+    pub fn finish(&mut self, engine: &Engine) {
+        self.stop_all(engine);
+        engine.wait(None);
+        self.join_mate();
+    }
+
+    /// Handle one command line.
+    pub fn command(&mut self, engine: &Engine, line: &str) -> Flow {
+        let line = line.trim();
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "" => {}
+            "usi" => self.usi(),
+            "isready" => {
+                // Heavy initialisation (table, book) happens here, never before `usiok`.
+                // During a search `ready` is refused as busy; the answer is the same.
+                match engine.ready() {
+                    Ok(()) | Err(EngineError::Busy) => {}
+                    Err(e) => self.error(e),
+                }
+                self.say("readyok");
+            }
+            "setoption" => self.setoption(engine, rest),
+            "usinewgame" => {
+                if let Err(e) = engine.new_game() {
+                    self.error(e);
+                }
+            }
+            "position" => {
+                if self.mate_running() {
+                    self.error("position: a mate search is running; send stop first");
+                } else {
+                    // Composed positions (problems with extra pieces, immobile pieces on the
+                    // last ranks) are accepted: GUIs send them for analysis and `go mate`.
+                    let result = Position::from_usi_position_with(rest, Validation::Composed)
+                        .map_err(EngineError::Position)
+                        .and_then(|p| engine.set_position_value(p));
+                    if let Err(e) = result {
+                        self.error(format!("position: {e}; the previous position is kept"));
+                    }
+                }
+            }
+            "go" => self.go(engine, rest),
+            "stop" => self.stop_all(engine),
+            "ponderhit" => engine.ponderhit(),
+            "gameover" => {
+                if !matches!(rest, "win" | "lose" | "draw") {
+                    self.error(format!(
+                        "gameover: expected win, lose or draw, got '{rest}'"
+                    ));
+                }
+                self.finish(engine);
+            }
+            "quit" => {
+                self.finish(engine);
+                return Flow::Quit;
+            }
+            "d" => self.display(engine),
+            "moves" => {
+                let pos = engine.position();
+                let moves: Vec<String> = legal(&pos).iter().map(|m| m.usi()).collect();
+                self.say(&moves.join(" "));
+            }
+            "eval" => {
+                let pos = engine.position();
+                let v = Evaluator::new(&pos).evaluate(&pos);
+                self.say(&format!("eval = {v}"));
+            }
+            "perft" => self.perft(engine, rest),
+            "bench" => self.bench(engine, rest),
+            other => self.error(format!("unknown command '{other}'")),
+        }
+        Flow::Continue
+    }
+
+    fn usi(&self) {
+        self.say(&format!("id name hayanagi {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the hayanagi developers");
+        for spec in option_specs() {
+            let kind = match spec.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!("spin default {default} min {min} max {max}")
+                }
+                OptionKind::Check { default } => format!("check default {default}"),
+                OptionKind::Combo { default, vars } => {
+                    let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                    format!("combo default {default}{vars}")
+                }
+                OptionKind::String { default } => format!("string default {}", or_empty(default)),
+                OptionKind::Filename { default } => {
+                    format!("filename default {}", or_empty(default))
+                }
+            };
+            self.say(&format!("option name {} type {kind}", spec.name));
+        }
+        self.say("usiok");
+    }
+
+    fn setoption(&self, engine: &Engine, rest: &str) {
+        let Some(spec) = rest.strip_prefix("name") else {
+            self.error("setoption: expected 'setoption name <id> [value <x>]'");
+            return;
+        };
+        let spec = spec.trim();
+        let (name, value) = match spec.split_once(" value") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (spec, ""),
+        };
+        if name.is_empty() {
+            self.error("setoption: missing option name");
+            return;
+        }
+        // GUIs send `<empty>` for an empty string or file name.
+        let value = if value == "<empty>" { "" } else { value };
+        if let Err(e) = engine.set_option(name, value) {
+            self.error(format!("setoption: {e}"));
+        }
+    }
+
+    fn go(&mut self, engine: &Engine, rest: &str) {
+        if self.mate_running() {
+            self.error("go: a mate search is running; send stop first");
+            return;
+        }
+
+        let pos = engine.position();
+        let request = match parse_go(rest, &pos) {
+            Ok(r) => r,
+            Err(e) => {
+                self.error(format!("go: {e}"));
+                return;
+            }
+        };
+        match request {
+            GoRequest::Search(limits) => {
+                if let Err(e) = engine.go(limits) {
+                    self.error(format!("go: {e}"));
+                }
+            }
+            GoRequest::Mate(ms) => self.go_mate(pos, ms),
+        }
+    }
+
+    fn go_mate(&mut self, pos: Position, ms: Option<u64>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = self.out.clone();
+        let flag = stop.clone();
+        let deadline = ms.map(|ms| Instant::now() + Duration::from_millis(ms));
+        let handle = std::thread::Builder::new()
+            .name("hayanagi-mate".into())
+            .spawn(move || {
+                let start = Instant::now();
+                let (result, nodes) = search_mate(
+                    &pos,
+                    MateLimits {
+                        deadline,
+                        max_nodes: None,
+                        stop: &flag,
+                    },
+                );
+                let ms = start.elapsed().as_millis() as u64;
+                out(&format!(
+                    "info nodes {nodes} time {ms} nps {}",
+                    nodes * 1000 / ms.max(1)
+                ));
+                out(&match result {
+                    MateResult::Mate(line) => {
+                        let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
+                        format!("checkmate {}", moves.join(" "))
+                    }
+                    MateResult::NoMate => "checkmate nomate".into(),
+                    MateResult::Timeout => "checkmate timeout".into(),
+                });
+            });
+        match handle {
+            Ok(handle) => self.mate = Some(MateJob { stop, handle }),
+            Err(e) => self.error(format!("go mate: cannot start a thread: {e}")),
+        }
+    }
+
+    fn display(&self, engine: &Engine) {
+        let pos = engine.position();
+        for line in board_diagram(&pos).lines() {
+            self.say(line);
+        }
+        self.say(&format!("sfen {}", pos.to_sfen()));
+        self.say(&format!("key {:016x}", pos.key()));
+    }
+
+    fn perft(&self, engine: &Engine, rest: &str) {
+        let depth = match rest.parse::<u32>() {
+            Ok(d) if (1..=8).contains(&d) => d,
+            _ => {
+                self.error(format!("perft: expected a depth 1-8, got '{rest}'"));
+                return;
+            }
+        };
+        let mut pos = engine.position();
+        let start = Instant::now();
+        let nodes = perft(&mut pos, depth);
+        let ms = start.elapsed().as_millis() as u64;
+        self.say(&format!("perft {depth} nodes {nodes} time {ms}"));
+    }
+
+    fn bench(&self, engine: &Engine, rest: &str) {
+        let depth = if rest.is_empty() {
+            8
+        } else {
+            match rest.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => d,
+                _ => {
+                    self.error(format!("bench: expected a depth 1-64, got '{rest}'"));
+                    return;
+                }
+            }
+        };
+        if engine.is_searching() {
+            self.error("bench: a search is running; send stop first");
+            return;
+        }
+        // A separate engine: the session's table, position and sinks stay as they are.
+        let bench_engine = Engine::new();
+        let threads = engine.options().threads.to_string();
+        if let Err(e) = bench_engine.set_option("Threads", &threads) {
+            self.error(format!("bench: {e}"));
+            return;
+        }
+        let out = self.out.clone();
+        match run_bench(&bench_engine, depth, &mut |l| {
+            out(&format!("info string {l}"))
+        }) {
+            Ok(s) => {
+                self.say(&format!("info string Nodes searched: {}", s.nodes));
+                self.say(&format!(
+                    "info string Nodes/second: {}",
+                    s.nodes_per_second()
+                ));
+            }
+            Err(e) => self.error(format!("bench: {e}")),
+        }
+    }
+}
+
+impl Drop for UsiSession {
+    fn drop(&mut self) {
+        if let Some(job) = self.mate.take() {
+            job.stop.store(true, Ordering::Release);
+            let _ = job.handle.join();
+        }
+    }
+}
+
+fn or_empty(s: &str) -> &str {
+    if s.is_empty() {
+        "<empty>"
+    } else {
+        s
+    }
+}
+
+/// What a `go` command asks for.
+#[derive(Debug, PartialEq)]
+pub enum GoRequest {
+    Search(Limits),
+    /// `go mate`: the time limit in ms, `None` for infinite.
+    Mate(Option<u64>),
+}
+
+/// Parse the arguments of `go` in `pos` (for `searchmoves`).
+pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
+    let tokens: Vec<&str> = args.split_whitespace().collect();
+    let mut limits = Limits::default();
+    let mut i = 0;
+    let number = |i: usize, name: &str| -> Result<u64, String> {
+        let t = tokens
+            .get(i + 1)
+            .ok_or_else(|| format!("{name} needs a number"))?;
+        // Some GUIs send negative remaining times when the clock has run out.
+        match t.parse::<i64>() {
+            Ok(v) => Ok(v.max(0) as u64),
+            Err(_) => Err(format!("{name}: '{t}' is not a number")),
+        }
+    };
+    let mut any_limit = false;
+    while i < tokens.len() {
+        let t = tokens[i];
+        match t {
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "nodes" | "depth"
+            | "movestogo" | "multipv" => {
+                let v = number(i, t)?;
+                match t {
+                    "btime" => limits.time[Color::Black.index()] = Some(v),
+                    "wtime" => limits.time[Color::White.index()] = Some(v),
+                    "binc" => limits.increment[Color::Black.index()] = v,
+                    "winc" => limits.increment[Color::White.index()] = v,
+                    "byoyomi" => limits.byoyomi = v,
+                    "movetime" => limits.movetime = Some(v),
+                    "nodes" => limits.nodes = Some(v.max(1)),
+                    "depth" => limits.depth = Some(v.clamp(1, 200) as u32),
+                    "multipv" => limits.multipv = Some(v.clamp(1, 32) as u32),
+                    // The time manager plans from the clock alone; accepted for GUIs.
+                    _ => {}
+                }
+                any_limit |= t != "movestogo" && t != "multipv";
+                i += 2;
+            }
+            "infinite" => {
+                limits.infinite = true;
+                any_limit = true;
+                i += 1;
+            }
+            "ponder" => {
+                limits.ponder = true;
+                i += 1;
+            }
+            "mate" => {
+                return match tokens.get(i + 1) {
+                    None | Some(&"infinite") => Ok(GoRequest::Mate(None)),
+                    Some(_) => Ok(GoRequest::Mate(Some(number(i, "mate")?))),
+                };
+            }
+            "searchmoves" => {
+                i += 1;
+                while i < tokens.len() && !KEYWORDS.contains(&tokens[i]) {
+                    let m = pos
+                        .parse_usi_move(tokens[i])
+                        .map_err(|e| format!("searchmoves: {e}"))?;
+                    limits.searchmoves.push(m);
+                    i += 1;
+                }
+                if limits.searchmoves.is_empty() {
+                    return Err("searchmoves needs at least one move".into());
+                }
+            }
+            other => return Err(format!("unknown parameter '{other}'")),
+        }
+    }
+    if !any_limit && !limits.ponder {
+        // A bare `go` searches until `stop`, as most engines do.
+        limits.infinite = true;
+    }
+    Ok(GoRequest::Search(limits))
+}
+
+/// The board as text: ranks a-i from the top, files 9-1 from the left; black pieces in
+/// upper case, white in lower case, promoted pieces with `+`; hands below.
+pub fn board_diagram(pos: &Position) -> String {
+    let mut s = String::from("   9  8  7  6  5  4  3  2  1\n");
+    s.push_str("+----------------------------+\n");
+    for rank in 0..9u8 {
+        s.push('|');
+        for file in (0..9u8).rev() {
+            let p = pos.piece_on(Square::from_file_rank(file, rank));
+            match p.kind() {
+                None => s.push_str("  ."),
+                Some(pt) => {
+                    let letter = pt.sfen_letter();
+                    let letter = if p.color() == Color::White {
+                        letter.to_ascii_lowercase()
+                    } else {
+                        letter
+                    };
+                    s.push_str(if pt.is_promoted() { " +" } else { "  " });
+                    s.push(letter);
+                }
+            }
+        }
+        s.push_str(&format!(" | {}\n", (b'a' + rank) as char));
+    }
+    s.push_str("+----------------------------+\n");
+    let sfen = pos.to_sfen();
+    let hand = sfen.split(' ').nth(2).unwrap_or("-");
+    s.push_str(&format!(
+        "hands: {hand}\nside to move: {}\nmove number: {}",
+        match pos.side_to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        },
+        pos.move_number()
+    ));
+    s
+}
+
+/// Serve USI on stdin/stdout until `quit` or end of input. Returns the process exit code.
+pub fn serve_stdio() -> i32 {
+    use std::io::{BufRead, Write};
+    let out: Output = Arc::new(|line: &str| {
+        let mut o = std::io::stdout().lock();
+        // A GUI that closed the pipe cannot be told anything; keep going until EOF.
+        let _ = writeln!(o, "{line}");
+        let _ = o.flush();
+    });
+    let engine = Engine::new();
+    attach(&engine, &out);
+    let mut session = UsiSession::new(out);
+    let stdin = std::io::stdin();
+    let mut buf = Vec::new();
+    let mut input = stdin.lock();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if session.command(&engine, &line) == Flow::Quit {
+                    return 0;
+                }
+            }
+            Err(e) => {
+                session.error(format!("reading input: {e}"));
+                break;
+            }
+        }
+    }
+    // End of input: a running search (even `go infinite`) ends with its best move.
+    session.finish(&engine);
+    0
+}

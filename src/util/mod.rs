@@ -1,0 +1,3 @@
+//! Small helpers shared by several layers.
+
+pub mod rng;

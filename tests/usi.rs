@@ -1,0 +1,526 @@
+//! The USI engine driven through pipes, as a GUI drives it.
+
+mod common;
+
+use common::usi::UsiProcess;
+use common::{data_path, tsv_rows};
+use hayanagi::engine::{option_specs, OptionKind};
+use hayanagi::shogi::{legal, Move, Position, Validation};
+use std::time::Duration;
+
+fn is_bestmove(l: &str) -> bool {
+    l.starts_with("bestmove")
+}
+
+/// The move of a `bestmove` line, checked legal in `pos`.
+fn legal_best(line: &str, pos: &Position) -> Move {
+    let word = line.split_whitespace().nth(1).expect("a move");
+    let m = pos.parse_usi_move(word).expect("bestmove is legal");
+    assert!(legal(pos).contains(m));
+    m
+}
+
+fn sfen_of(engine: &mut UsiProcess) -> String {
+    engine.send("d");
+    let (line, _) = engine.expect_prefix("sfen ");
+    engine.expect_prefix("key ");
+    line["sfen ".len()..].to_string()
+}
+
+#[test]
+fn full_session_from_usi_to_quit() {
+    let mut e = UsiProcess::start();
+    e.send("usi");
+    let (_, head) = e.expect("usiok", |l| l == "usiok");
+    assert!(head[0].starts_with("id name hayanagi "), "{head:?}");
+    assert!(head[1].starts_with("id author "));
+    // Every option with its type, default and range.
+    for spec in option_specs() {
+        let prefix = format!("option name {} type ", spec.name);
+        let line = head
+            .iter()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("option {} missing", spec.name));
+        match spec.kind {
+            OptionKind::Spin { default, min, max } => {
+                assert!(line.ends_with(&format!("spin default {default} min {min} max {max}")))
+            }
+            OptionKind::Check { default } => {
+                assert!(line.ends_with(&format!("check default {default}")))
+            }
+            OptionKind::Combo { default, .. } => {
+                assert!(line.contains(&format!("combo default {default} var")))
+            }
+            OptionKind::String { .. } => assert!(line.contains("type string default")),
+            OptionKind::Filename { .. } => assert!(line.contains("type filename default")),
+        }
+    }
+    for name in [
+        "USI_Hash",
+        "Threads",
+        "MultiPV",
+        "USI_Ponder",
+        "NetworkDelay",
+        "NetworkDelay2",
+        "MinimumThinkingTime",
+        "SlowMover",
+        "EnteringKingRule",
+        "MaxMovesToDraw",
+        "ResignValue",
+        "DrawValueBlack",
+        "DrawValueWhite",
+        "USI_OwnBook",
+        "BookFile",
+        "SkillLevel",
+        "RandomSeed",
+    ] {
+        assert!(
+            head.iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name}"
+        );
+    }
+    let quiet = e.sync("setoption name USI_Hash value 32");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    let quiet = e.sync("setoption name Hash value 16");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 5");
+    let (best, infos) = e.expect("bestmove", is_bestmove);
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{infos:?}"
+    );
+    assert!(infos.iter().all(|l| l.starts_with("info ")), "{infos:?}");
+    let pos = Position::from_usi_position("startpos moves 7g7f 3c3d").unwrap();
+    let m = legal_best(&best, &pos);
+    // The ponder move is legal after the best move.
+    if let Some(p) = best.split_whitespace().nth(3) {
+        let mut after = pos.clone();
+        after.do_move(m);
+        assert!(after.parse_usi_move(p).is_ok(), "{best}");
+    }
+    // A clock-governed search ends by itself.
+    e.send("position startpos moves 7g7f");
+    e.send("go btime 1000 wtime 1000 byoyomi 200");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(
+        &best,
+        &Position::from_usi_position("startpos moves 7g7f").unwrap(),
+    );
+    e.send("gameover win");
+    e.send("quit");
+    let (rest, status) = e.close();
+    assert!(status.success());
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn ponder_hit_and_miss() {
+    let mut e = UsiProcess::start();
+    e.sync("usi");
+    // Hit: no best move while pondering, one after ponderhit.
+    e.send("position startpos moves 2g2f 8c8d");
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    let early = e.drain_for(Duration::from_millis(700));
+    assert!(!early.iter().any(|l| is_bestmove(l)), "{early:?}");
+    e.send("ponderhit");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(
+        &best,
+        &Position::from_usi_position("startpos moves 2g2f 8c8d").unwrap(),
+    );
+    // Miss: the GUI stops the ponder search, gets (and ignores) its move, searches anew.
+    e.send("position startpos moves 2g2f 8c8d 2f2e");
+    e.send("go ponder btime 0 wtime 0 byoyomi 300");
+    e.drain_for(Duration::from_millis(200));
+    e.send("stop");
+    e.expect("bestmove after stop", is_bestmove);
+    e.send("position startpos moves 2g2f 8c8d 7g7f");
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(
+        &best,
+        &Position::from_usi_position("startpos moves 2g2f 8c8d 7g7f").unwrap(),
+    );
+    // Harmless when nothing runs.
+    let quiet = e.sync("ponderhit");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    let quiet = e.sync("stop");
+    assert!(quiet.is_empty(), "{quiet:?}");
+}
+
+#[test]
+fn stop_during_go_infinite() {
+    let mut e = UsiProcess::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    let late = e.drain_for(Duration::from_millis(500));
+    assert!(!late.iter().any(|l| is_bestmove(l)), "{late:?}");
+    e.send("stop");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(&best, &Position::startpos());
+    // Exactly one best move.
+    let after = e.drain_for(Duration::from_millis(300));
+    assert!(!after.iter().any(|l| is_bestmove(l)), "{after:?}");
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_exits_cleanly() {
+    let mut e = UsiProcess::start();
+    e.send("position startpos moves 7g7f");
+    e.send("go infinite");
+    e.drain_for(Duration::from_millis(300));
+    let (rest, status) = e.close();
+    assert!(status.success(), "{status:?}");
+    let best = rest
+        .iter()
+        .find(|l| is_bestmove(l))
+        .expect("a best move at EOF");
+    legal_best(
+        best,
+        &Position::from_usi_position("startpos moves 7g7f").unwrap(),
+    );
+    // And with nothing running, EOF just exits.
+    let mut e = UsiProcess::start();
+    e.sync("usi");
+    let (rest, status) = e.close();
+    assert!(status.success());
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn go_mate_answers_checkmate_nomate_or_timeout() {
+    let mut e = UsiProcess::start();
+    // rules.tsv R02: the pawn drop would mate but is illegal; 7b6b mates.
+    e.send("position sfen 4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1");
+    e.send("go mate 10000");
+    let (line, _) = e.expect_prefix("checkmate");
+    assert_eq!(line, "checkmate 7b6b");
+    // R01: the only mating move is a pawn drop: no mate.
+    e.send("position sfen 7lk/9/8S/9/9/9/9/7L1/8K b P 1");
+    e.send("go mate infinite");
+    let (line, _) = e.expect_prefix("checkmate");
+    assert_eq!(line, "checkmate nomate");
+    // No bestmove after go mate.
+    let after = e.drain_for(Duration::from_millis(200));
+    assert!(!after.iter().any(|l| is_bestmove(l)), "{after:?}");
+    // A mate in 3 from the tsume set: three moves, replayed to mate.
+    let rows = tsv_rows("tsume/tsume_sample100.tsv");
+    let row = rows.iter().find(|r| r[1] == "3").unwrap();
+    e.send(&format!("position sfen {}", row[0]));
+    e.send("go mate 30000");
+    let (line, _) = e.expect_prefix("checkmate");
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{line}");
+    let mut pos = Position::from_sfen(&row[0]).unwrap();
+    for m in &moves {
+        let mv = pos.parse_usi_move(m).unwrap();
+        pos.do_move(mv);
+    }
+    assert!(
+        pos.in_check() && legal(&pos).is_empty(),
+        "{line} does not mate"
+    );
+    // A long problem with 1 ms: timeout.
+    let long = rows.iter().find(|r| r[1] == "11").unwrap();
+    e.send(&format!("position sfen {}", long[0]));
+    e.send("go mate 1");
+    let (line, _) = e.expect_prefix("checkmate");
+    assert_eq!(line, "checkmate timeout");
+    // stop ends an infinite mate search.
+    e.send("go mate infinite");
+    e.drain_for(Duration::from_millis(100));
+    e.send("stop");
+    let (line, _) = e.expect_prefix("checkmate");
+    assert!(line.starts_with("checkmate "), "{line}");
+}
+
+#[test]
+fn option_validation() {
+    let mut e = UsiProcess::start();
+    let cases = [
+        ("setoption name Threads value 0", "Threads"),
+        ("setoption name Threads value many", "not a number"),
+        ("setoption name SkillLevel value 21", "between 0 and 20"),
+        (
+            "setoption name EnteringKingRule value Sometimes",
+            "CSARule27",
+        ),
+        ("setoption name USI_OwnBook value yes", "true or false"),
+        ("setoption name NoSuchOption value 1", "unknown option"),
+        ("setoption Threads 2", "expected 'setoption name"),
+        ("setoption name", "missing option name"),
+    ];
+    for (cmd, needle) in cases {
+        let out = e.sync(cmd);
+        assert_eq!(out.len(), 1, "{cmd}: {out:?}");
+        assert!(out[0].starts_with("info string error: "), "{cmd}: {out:?}");
+        assert!(out[0].contains(needle), "{cmd}: {out:?}");
+    }
+    for ok in [
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 3",
+        "setoption name USI_Ponder value false",
+        "setoption name NetworkDelay2 value 500",
+        "setoption name EnteringKingRule value TryRule",
+        "setoption name MaxMovesToDraw value 256",
+        "setoption name ResignValue value 3000",
+        "setoption name DrawValueBlack value -20",
+        "setoption name DrawValueWhite value 20",
+        "setoption name SkillLevel value 10",
+        "setoption name RandomSeed value 12345",
+        "setoption name BookFile value <empty>",
+        "setoption name usi_hash value 8",
+    ] {
+        let out = e.sync(ok);
+        assert!(out.is_empty(), "{ok}: {out:?}");
+    }
+    // While searching, options are refused but the search goes on.
+    e.send("go infinite");
+    let out = e.sync("setoption name Threads value 1");
+    assert!(
+        out.iter().any(|l| l.contains("a search is running")),
+        "{out:?}"
+    );
+    e.send("stop");
+    e.expect("bestmove", is_bestmove);
+}
+
+#[test]
+fn malformed_input_is_reported_and_changes_nothing() {
+    let mut e = UsiProcess::start();
+    e.sync("position startpos moves 7g7f");
+    let before = sfen_of(&mut e);
+    for (cmd, needle) in [
+        (
+            "position startpos moves 7g7f 3c3d 8h2b+ 2a2b 2b2a",
+            "move 4",
+        ),
+        ("position sfen lnsgkgsnl/9/9 b - 1", "SFEN"),
+        ("position sfen 4k4/9/9/9/9/9/9/9/4K4 b 40P 1", "SFEN"),
+        ("position sfen", "no position"),
+        ("position", "position"),
+        ("position startpos moves 7g7f 7g7f", "move 2"),
+        ("go depth", "needs a number"),
+        ("go nodes lots", "not a number"),
+        ("go searchmoves 5e5d", "searchmoves"),
+        ("go sideways", "unknown parameter"),
+        ("perft", "depth"),
+        ("perft 99", "depth"),
+        ("bench many", "depth"),
+        ("gameover maybe", "gameover"),
+        ("fly me to the moon", "unknown command 'fly'"),
+    ] {
+        let out = e.sync(cmd);
+        assert!(
+            out.len() == 1 && out[0].starts_with("info string error: ") && out[0].contains(needle),
+            "{cmd}: {out:?}"
+        );
+        assert_eq!(sfen_of(&mut e), before, "{cmd} changed the position");
+    }
+    // Blank lines, stray whitespace, very long lines and bytes that are not UTF-8.
+    assert!(e.sync("").is_empty());
+    assert!(e.sync("   ").is_empty());
+    let out = e.sync(&"x".repeat(100_000));
+    assert_eq!(out.len(), 1, "{out:?}");
+    e.send_bytes(b"\xff\xfe position\n");
+    e.send("isready");
+    let (_, out) = e.expect("readyok", |l| l == "readyok");
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string error"),
+        "{out:?}"
+    );
+    e.send("position startpos moves 7g7f\r");
+    assert_eq!(sfen_of(&mut e), before);
+    // Still a working engine.
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(
+        &best,
+        &Position::from_usi_position("startpos moves 7g7f").unwrap(),
+    );
+}
+
+#[test]
+fn resign_and_win_cases_from_rules_tsv() {
+    let rows = tsv_rows("rules.tsv");
+    let sfen = |id: &str| rows.iter().find(|r| r[0] == id).unwrap()[1].clone();
+    let mut e = UsiProcess::start();
+    // R21: checkmated, no legal move.
+    e.send(&format!("position sfen {}", sfen("R21")));
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_eq!(e.expect("bestmove", is_bestmove).0, "bestmove resign");
+    // N01: 28 points, a win under the default 27-point rule...
+    e.send(&format!("position sfen {}", sfen("N01")));
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_eq!(e.expect("bestmove", is_bestmove).0, "bestmove win");
+    // ... but not under the 24-point rule (31 points needed).
+    e.send("setoption name EnteringKingRule value CSARule24");
+    e.send("go depth 2");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(
+        &best,
+        &Position::from_sfen_with(&sfen("N01"), Validation::Composed).unwrap(),
+    );
+    // N03: 31 points wins under both.
+    e.send(&format!("position sfen {}", sfen("N03")));
+    e.send("go depth 2");
+    assert_eq!(e.expect("bestmove", is_bestmove).0, "bestmove win");
+    // ResignValue: a hopeless position (a bare king against everything) is resigned...
+    let hopeless = "4k4/9/9/9/9/9/9/9/4K4 w 2R2B4G4S4N4L18P 1";
+    e.send(&format!("position sfen {hopeless}"));
+    e.send("setoption name ResignValue value 1500");
+    e.send("go depth 4");
+    assert_eq!(e.expect("bestmove", is_bestmove).0, "bestmove resign");
+    // ... and played on with the default (never resign while a move exists).
+    e.send("setoption name ResignValue value 99999");
+    e.send("go depth 4");
+    let (best, _) = e.expect("bestmove", is_bestmove);
+    legal_best(&best, &Position::from_sfen(hopeless).unwrap());
+}
+
+#[test]
+fn draw_values_and_move_limit() {
+    let mut e = UsiProcess::start();
+    // Eight plies played: black to move at move 9. With a limit of 9 every move draws.
+    e.send("setoption name MaxMovesToDraw value 9");
+    e.send("setoption name DrawValueBlack value 37");
+    e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b");
+    e.send("go depth 3");
+    let (_, infos) = e.expect("bestmove", is_bestmove);
+    let last = infos.last().unwrap();
+    assert!(last.contains(" score cp 37 "), "{last}");
+    // White's draw value applies when the engine plays white.
+    e.send("setoption name DrawValueWhite value -11");
+    e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d");
+    e.send("setoption name MaxMovesToDraw value 10");
+    e.send("go depth 3");
+    let (_, infos) = e.expect("bestmove", is_bestmove);
+    let last = infos.last().unwrap();
+    assert!(last.contains(" score cp -11 "), "{last}");
+}
+
+#[test]
+fn book_moves_by_weight_and_seed() {
+    let dir = std::env::temp_dir().join(format!("hayanagi-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.db");
+    std::fs::write(
+        &book,
+        "#YANEURAOU-DB2016 1.00\n\
+         sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n\
+         7g7f 3c3d 0 32 50\n\
+         2g2f 8c8d 0 32 50\n\
+         5e5d none 0 1 1\n\
+         sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n\
+         8c8d none 0 32 1\n",
+    )
+    .unwrap();
+    let play = |seed: u32| -> Vec<String> {
+        let mut e = UsiProcess::start();
+        e.send("setoption name USI_OwnBook value true");
+        e.send(&format!("setoption name BookFile value {}", book.display()));
+        e.send(&format!("setoption name RandomSeed value {seed}"));
+        let out = e.sync("usinewgame");
+        assert!(
+            out.iter()
+                .any(|l| l.contains("book line 5") && l.contains("5e5d")),
+            "{out:?}"
+        );
+        assert!(
+            out.iter().any(|l| l.contains("book: 2 positions loaded")),
+            "{out:?}"
+        );
+        let mut picks = Vec::new();
+        for _ in 0..12 {
+            e.send("position startpos");
+            e.send("go btime 0 wtime 0 byoyomi 10000");
+            picks.push(e.expect("bestmove", is_bestmove).0);
+        }
+        e.send("position startpos moves 7g7f");
+        e.send("go btime 0 wtime 0 byoyomi 10000");
+        assert_eq!(e.expect("bestmove", is_bestmove).0, "bestmove 8c8d");
+        picks
+    };
+    let a = play(7);
+    assert_eq!(a, play(7), "a fixed seed repeats the book choices");
+    assert!(a.iter().any(|m| m == "bestmove 7g7f ponder 3c3d"), "{a:?}");
+    assert!(a.iter().any(|m| m == "bestmove 2g2f ponder 8c8d"), "{a:?}");
+    // A missing book file is a warning, not a failure.
+    let mut e = UsiProcess::start();
+    e.send("setoption name USI_OwnBook value true");
+    e.send("setoption name BookFile value /nonexistent/book.db");
+    let out = e.sync("usi");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string cannot read book file")),
+        "{out:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn skill_level_is_repeatable_with_a_seed() {
+    let play = |seed: u32| -> Vec<String> {
+        let mut e = UsiProcess::start();
+        e.send("setoption name SkillLevel value 3");
+        e.send(&format!("setoption name RandomSeed value {seed}"));
+        e.sync("usinewgame");
+        let mut moves = Vec::new();
+        for p in [
+            "startpos",
+            "startpos moves 7g7f",
+            "startpos moves 7g7f 3c3d",
+            "startpos moves 2g2f",
+        ] {
+            e.send(&format!("position {p}"));
+            e.send("go btime 0 wtime 0 byoyomi 2000");
+            let (best, infos) = e.expect("bestmove", is_bestmove);
+            // The weakened search looks at several moves and no deeper than level + 1.
+            assert!(infos.iter().any(|l| l.contains(" multipv 4 ")), "{infos:?}");
+            assert!(
+                !infos.iter().any(|l| l.starts_with("info depth 5 ")),
+                "{infos:?}"
+            );
+            moves.push(best);
+        }
+        moves
+    };
+    assert_eq!(play(99), play(99));
+}
+
+#[test]
+fn extras_for_humans() {
+    let mut e = UsiProcess::start();
+    e.send("position startpos");
+    e.send("d");
+    let (sfen, board) = e.expect_prefix("sfen ");
+    e.expect_prefix("key ");
+    assert_eq!(
+        sfen,
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert!(
+        board
+            .iter()
+            .any(|l| l.contains("l  n  s  g  k  g  s  n  l | a")),
+        "{board:?}"
+    );
+    e.send("perft 3");
+    assert!(e.expect_prefix("perft 3 ").0.contains("nodes 25470 "));
+    e.send("moves");
+    let (moves, _) = e.expect("moves", |l| l.contains("7g7f"));
+    assert_eq!(moves.split_whitespace().count(), 30);
+    e.send("eval");
+    let (ev, _) = e.expect_prefix("eval = ");
+    assert!(ev["eval = ".len()..].parse::<i32>().is_ok(), "{ev}");
+    e.send("bench 3");
+    let (nodes, _) = e.expect_prefix("info string Nodes searched: ");
+    assert!(nodes.rsplit(' ').next().unwrap().parse::<u64>().unwrap() > 0);
+    e.expect_prefix("info string Nodes/second: ");
+    // The session's own position survived the bench.
+    assert!(sfen_of(&mut e).starts_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/"));
+    let _ = data_path("rules.tsv");
+}
