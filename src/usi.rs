@@ -46,6 +46,8 @@ pub fn attach(engine: &Engine, out: &Output) {
 /// A running `go mate`.
 struct MateJob {
     stop: Arc<AtomicBool>,
+    /// Set once the `checkmate` line is out: the job is then as good as finished.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -88,7 +90,13 @@ impl UsiSession {
     /// True while a mate search runs (the engine itself answers `Busy` for its searches,
     /// and waits for a search that is only delivering its best move).
     fn mate_running(&mut self) -> bool {
-        if self.mate.as_ref().is_some_and(|j| j.handle.is_finished()) {
+        // A GUI answers `checkmate` at once with new commands: a job that has written its
+        // answer is only exiting, so wait for it rather than refusing.
+        if self
+            .mate
+            .as_ref()
+            .is_some_and(|j| j.handle.is_finished() || j.answered.load(Ordering::Acquire))
+        {
             self.join_mate();
         }
         self.mate.is_some()
@@ -261,6 +269,8 @@ impl UsiSession {
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
         let flag = stop.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let done = answered.clone();
         let deadline = ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let handle = std::thread::Builder::new()
             .name("hayanagi-mate".into())
@@ -275,21 +285,30 @@ impl UsiSession {
                     },
                 );
                 let ms = start.elapsed().as_millis() as u64;
-                out(&format!(
-                    "info nodes {nodes} time {ms} nps {}",
-                    nodes * 1000 / ms.max(1)
-                ));
-                out(&match result {
+                let answer = match result {
                     MateResult::Mate(line) => {
                         let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
                         format!("checkmate {}", moves.join(" "))
                     }
                     MateResult::NoMate => "checkmate nomate".into(),
                     MateResult::Timeout => "checkmate timeout".into(),
-                });
+                };
+                // Before the answer goes out: a GUI may react to it at once.
+                done.store(true, Ordering::Release);
+                out(&format!(
+                    "info nodes {nodes} time {ms} nps {}",
+                    nodes * 1000 / ms.max(1)
+                ));
+                out(&answer);
             });
         match handle {
-            Ok(handle) => self.mate = Some(MateJob { stop, handle }),
+            Ok(handle) => {
+                self.mate = Some(MateJob {
+                    stop,
+                    answered,
+                    handle,
+                })
+            }
             Err(e) => self.error(format!("go mate: cannot start a thread: {e}")),
         }
     }

@@ -20,7 +20,9 @@ unsafe extern "C" fn collect(user_data: *mut c_void, line: *const c_char) {
     // SAFETY: user_data is the `Lines` owned by the test, alive for the engine's lifetime;
     // `line` is a NUL-terminated string valid for this call.
     let lines = unsafe { &*(user_data as *const Lines) };
-    let text = unsafe { CStr::from_ptr(line) }.to_string_lossy().into_owned();
+    let text = unsafe { CStr::from_ptr(line) }
+        .to_string_lossy()
+        .into_owned();
     lines.0.lock().push(text);
 }
 
@@ -32,7 +34,10 @@ struct Channel {
 impl Channel {
     fn new() -> Channel {
         let mut engine = std::ptr::null_mut();
-        assert_eq!(hayanagi_engine_new(std::ptr::null(), &mut engine), HAYANAGI_OK);
+        assert_eq!(
+            hayanagi_engine_new(std::ptr::null(), &mut engine),
+            HAYANAGI_OK
+        );
         let lines = Box::<Lines>::default();
         let ud = &*lines as *const Lines as *mut c_void;
         assert_eq!(
@@ -43,8 +48,14 @@ impl Channel {
     }
 
     fn send_bytes(&self, bytes: &[u8]) -> hayanagi_status {
-        let c = CString::new(bytes.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>())
-            .unwrap();
+        let c = CString::new(
+            bytes
+                .iter()
+                .copied()
+                .filter(|&b| b != 0)
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap();
         hayanagi_engine_usi_command(self.engine, c.as_ptr())
     }
 
@@ -63,7 +74,11 @@ impl Channel {
             if let Some(l) = self.lines.0.lock()[from..].iter().find(|l| pred(l)) {
                 return l.clone();
             }
-            assert!(Instant::now() < deadline, "timed out: {:?}", self.lines.0.lock());
+            assert!(
+                Instant::now() < deadline,
+                "timed out: {:?}",
+                self.lines.0.lock()
+            );
             std::thread::sleep(Duration::from_millis(2));
         }
     }
@@ -142,7 +157,11 @@ fn the_channel_and_the_pipes_say_the_same() {
     let channel = c.all();
 
     let kinds = |v: &[String]| v.iter().map(|l| kind(l)).collect::<Vec<_>>();
-    assert_eq!(kinds(&piped), kinds(&channel), "\npipes: {piped:#?}\nchannel: {channel:#?}");
+    assert_eq!(
+        kinds(&piped),
+        kinds(&channel),
+        "\npipes: {piped:#?}\nchannel: {channel:#?}"
+    );
     let best = |v: &[String]| v.iter().find(|l| l.starts_with("bestmove")).cloned();
     assert_eq!(best(&piped), best(&channel));
     // The answers that do not depend on timing are identical word for word.
@@ -185,13 +204,59 @@ fn channel_and_structured_calls_drive_one_engine() {
 #[test]
 fn random_commands_never_break_the_channel() {
     const WORDS: &[&str] = &[
-        "usi", "isready", "setoption", "name", "value", "Threads", "USI_Hash", "MultiPV",
-        "SkillLevel", "BookFile", "USI_OwnBook", "true", "1", "2", "0", "-5", "99999999999999999999",
-        "usinewgame", "position", "startpos", "sfen", "moves", "7g7f", "3c3d", "P*5e", "2b8h+",
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", "b", "w", "-", "go",
-        "depth", "nodes", "btime", "wtime", "byoyomi", "movetime", "infinite", "ponder", "mate",
-        "searchmoves", "stop", "ponderhit", "gameover", "win", "d", "moves", "eval", "perft",
-        "\u{3042}", "\t", "", "\u{FFFD}",
+        "usi",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "Threads",
+        "USI_Hash",
+        "MultiPV",
+        "SkillLevel",
+        "BookFile",
+        "USI_OwnBook",
+        "true",
+        "1",
+        "2",
+        "0",
+        "-5",
+        "99999999999999999999",
+        "usinewgame",
+        "position",
+        "startpos",
+        "sfen",
+        "moves",
+        "7g7f",
+        "3c3d",
+        "P*5e",
+        "2b8h+",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+        "b",
+        "w",
+        "-",
+        "go",
+        "depth",
+        "nodes",
+        "btime",
+        "wtime",
+        "byoyomi",
+        "movetime",
+        "infinite",
+        "ponder",
+        "mate",
+        "searchmoves",
+        "stop",
+        "ponderhit",
+        "gameover",
+        "win",
+        "d",
+        "moves",
+        "eval",
+        "perft",
+        "\u{3042}",
+        "\t",
+        "",
+        "\u{FFFD}",
     ];
     let c = Channel::new();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
@@ -247,7 +312,10 @@ fn random_commands_never_break_the_channel() {
         let text = String::from_utf8_lossy(&line).into_owned();
         if text.trim_start().starts_with("go") {
             let answer = c.all()[before..].to_vec();
-            if !answer.iter().any(|l| l.starts_with("info string error: go")) {
+            if !answer
+                .iter()
+                .any(|l| l.starts_with("info string error: go"))
+            {
                 started += 1;
             }
             // Let it finish: the next go would be refused as busy otherwise.
@@ -285,6 +353,9 @@ fn random_commands_never_break_the_channel() {
 
 fn hayanagi_engine_is_searching_now(engine: *mut hayanagi_engine) -> bool {
     let mut searching = false;
-    assert_eq!(hayanagi_engine_is_searching(engine, &mut searching), HAYANAGI_OK);
+    assert_eq!(
+        hayanagi_engine_is_searching(engine, &mut searching),
+        HAYANAGI_OK
+    );
     searching
 }
