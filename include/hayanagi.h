@@ -371,9 +371,13 @@ hayanagi_status hayanagi_engine_last_error(const struct hayanagi_engine *engine,
                                            size_t *out_len);
 
 /**
- * Set a USI option (`USI_Hash`/`Hash`, `Threads`, `MultiPV`, `NetworkDelay`,
- * `MinimumThinkingTime`, `SlowMover`, `EnteringKingRule`). Values are validated now; a
- * table resize happens at `hayanagi_engine_ready` or the next `go`.
+ * Set a USI option (`USI_Hash`/`Hash`, `Threads`, `MultiPV`, `USI_Ponder`,
+ * `NetworkDelay`, `NetworkDelay2`, `MinimumThinkingTime`, `SlowMover`,
+ * `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
+ * `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
+ * `SearchFeatures`; the README lists types and ranges). Values are validated now; a table
+ * resize and the book file happen at `hayanagi_engine_ready` or the next `go` (a book
+ * that cannot be read is reported through the log callback).
  */
 hayanagi_status hayanagi_engine_set_option(struct hayanagi_engine *engine,
                                            const char *name,
