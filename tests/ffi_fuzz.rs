@@ -1504,6 +1504,10 @@ impl Fuzzer {
                             "futility",
                             "late_move_pruning",
                             "razoring",
+                            "log_lmr",
+                            "see_pruning",
+                            "history_malus",
+                            "iir",
                         ]
                         .contains(&f)
                     })
