@@ -1508,6 +1508,8 @@ impl Fuzzer {
                             "see_pruning",
                             "history_malus",
                             "iir",
+                            "deep_futility",
+                            "strong_lmr",
                         ]
                         .contains(&f)
                     })
