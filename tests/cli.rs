@@ -206,3 +206,28 @@ fn analyze_resigns_when_mated() {
     assert_eq!(code, 0);
     assert_eq!(out.trim(), "bestmove resign");
 }
+
+#[test]
+fn usi_subcommand_speaks_usi() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayanagi"))
+        .arg("usi")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"usi\nisready\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\nusiok\n") && text.ends_with("readyok\n"),
+        "{text}"
+    );
+}
