@@ -37,10 +37,15 @@ pub fn attach(engine: &Engine, out: &Output) {
     engine.set_bestmove_sink(Some(Box::new(move |b: &BestMove| o(&b.to_usi()))));
     let o = out.clone();
     engine.set_log_sink(Some(Box::new(move |m: &str| {
-        for line in m.lines() {
-            o(&format!("info string {line}"));
+        for line in info_string_lines(m) {
+            o(&line);
         }
     })));
+}
+
+/// A library message as USI `info string` lines (one per line of the message).
+pub fn info_string_lines(msg: &str) -> impl Iterator<Item = String> + '_ {
+    msg.lines().map(|line| format!("info string {line}"))
 }
 
 /// A running `go mate`.
@@ -111,11 +116,15 @@ impl UsiSession {
         }
     }
 
-    fn stop_all(&mut self, engine: &Engine) {
-        engine.stop();
+    fn stop_mate(&self) {
         if let Some(job) = &self.mate {
             job.stop.store(true, Ordering::Release);
         }
+    }
+
+    fn stop_all(&mut self, engine: &Engine) {
+        engine.stop();
+        self.stop_mate();
     }
 
     /// Stop everything and wait until the final `bestmove` / `checkmate` line is out.
@@ -378,10 +387,8 @@ impl UsiSession {
 
 impl Drop for UsiSession {
     fn drop(&mut self) {
-        if let Some(job) = self.mate.take() {
-            job.stop.store(true, Ordering::Release);
-            let _ = job.handle.join();
-        }
+        self.stop_mate();
+        self.join_mate();
     }
 }
 

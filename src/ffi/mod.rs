@@ -186,22 +186,21 @@ impl Callbacks {
 
     /// One line of the USI text channel.
     fn on_usi_line(&self, line: &str) {
-        let slot = self.usi.read();
-        if let Some(f) = slot.f {
-            let c = CString::new(line.replace('\0', " ")).unwrap_or_default();
-            let _g = CallbackGuard::enter(self.owner);
-            // SAFETY: host function; the string lives until the call returns.
-            unsafe { f(slot.user_data, c.as_ptr()) };
-        }
+        self.call_text(&self.usi, line);
     }
 
     fn on_log(&self, msg: &str) {
-        for line in msg.lines() {
-            self.on_usi_line(&format!("info string {line}"));
+        for line in crate::usi::info_string_lines(msg) {
+            self.on_usi_line(&line);
         }
-        let slot = self.log.read();
+        self.call_text(&self.log, msg);
+    }
+
+    /// Hand `text` to a log-shaped host callback (user data + one string), if set.
+    fn call_text(&self, slot: &RwLock<Slot<hayanagi_log_callback>>, text: &str) {
+        let slot = slot.read();
         if let Some(f) = slot.f {
-            let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+            let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
             let _g = CallbackGuard::enter(self.owner);
             // SAFETY: host function; the string lives until the call returns.
             unsafe { f(slot.user_data, c.as_ptr()) };

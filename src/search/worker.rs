@@ -98,6 +98,20 @@ pub struct RootMove {
     pub bound: ScoreBound,
 }
 
+impl RootMove {
+    /// A root move not searched yet, with `pv` as its line.
+    fn unsearched(pv: Vec<Move>) -> RootMove {
+        RootMove {
+            mv: pv[0],
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            pv,
+            seldepth: 0,
+            bound: ScoreBound::Exact,
+        }
+    }
+}
+
 /// Per-ply scratch space.
 struct Frame {
     moves: MoveList,
@@ -477,27 +491,7 @@ impl Worker {
                 }
                 break;
             }
-            self.completed_depth = depth;
-            // The root result goes to the table too (for probes, pondering and reuse).
-            let (root_key, best) = (self.pos.key(), &self.root_moves[0]);
-            self.store_tt(
-                root_key,
-                depth as i32,
-                0,
-                best.score,
-                -INFINITE,
-                INFINITE,
-                best.mv,
-            );
-            self.report_iteration(report, depth, multipv, false);
-            let best = self.root_moves[0].mv;
-            instability = instability * 0.5
-                + if best != last_best && depth > 1 {
-                    1.0
-                } else {
-                    0.0
-                };
-            last_best = best;
+            self.complete_iteration(report, depth, multipv, &mut instability, &mut last_best);
             // A mate found and proven shorter than the depth: deeper search changes nothing.
             let top = self.root_moves[0].score;
             if top.abs() >= MATE_THRESHOLD
@@ -508,12 +502,7 @@ impl Worker {
             {
                 break;
             }
-            if self.control.ponderhit.swap(false, Ordering::Relaxed) {
-                self.time.restart();
-            }
-            if !self.control.waiting.load(Ordering::Relaxed)
-                && self.time.should_stop_iterating(instability)
-            {
+            if self.time_to_stop(instability) {
                 break;
             }
         }
@@ -529,6 +518,48 @@ impl Worker {
         self.config.draw_value[self.pos.side_to_move().index()]
     }
 
+    /// Bookkeeping after a finished iteration: the root result goes to the table (for
+    /// probes, pondering and reuse), the iteration is reported, and the best move's
+    /// instability is updated.
+    fn complete_iteration(
+        &mut self,
+        report: &dyn Report,
+        depth: u32,
+        multipv: usize,
+        instability: &mut f64,
+        last_best: &mut Move,
+    ) {
+        self.completed_depth = depth;
+        let (root_key, best) = (self.pos.key(), &self.root_moves[0]);
+        self.store_tt(
+            root_key,
+            depth as i32,
+            0,
+            best.score,
+            -INFINITE,
+            INFINITE,
+            best.mv,
+        );
+        self.report_iteration(report, depth, multipv, false);
+        let best = self.root_moves[0].mv;
+        *instability = *instability * 0.5
+            + if best != *last_best && depth > 1 {
+                1.0
+            } else {
+                0.0
+            };
+        *last_best = best;
+    }
+
+    /// Between iterations: restart the clock at a ponder hit, then ask the time manager.
+    fn time_to_stop(&mut self, instability: f64) -> bool {
+        if self.control.ponderhit.swap(false, Ordering::Relaxed) {
+            self.time.restart();
+        }
+        !self.control.waiting.load(Ordering::Relaxed)
+            && self.time.should_stop_iterating(instability)
+    }
+
     /// Fill the root moves; `Some` when no search is needed (a declaration win, a book
     /// move, or no legal move: resign).
     fn prepare_root(&mut self) -> Option<BestMove> {
@@ -539,14 +570,9 @@ impl Worker {
         }
         if let Some((best, ponder)) = self.config.book_move {
             if self.pos.is_pseudo_legal(best) && self.pos.is_legal(best) {
-                self.root_moves = vec![RootMove {
-                    mv: best,
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    pv: std::iter::once(best).chain(ponder).collect(),
-                    seldepth: 0,
-                    bound: ScoreBound::Exact,
-                }];
+                self.root_moves = vec![RootMove::unsearched(
+                    std::iter::once(best).chain(ponder).collect(),
+                )];
                 return Some(BestMove::Move { best, ponder });
             }
         }
@@ -559,14 +585,7 @@ impl Worker {
         }
         self.root_moves = moves
             .into_iter()
-            .map(|mv| RootMove {
-                mv,
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                pv: vec![mv],
-                seldepth: 0,
-                bound: ScoreBound::Exact,
-            })
+            .map(|mv| RootMove::unsearched(vec![mv]))
             .collect();
         None
     }
@@ -631,32 +650,8 @@ impl Worker {
             }
             self.root_moves
                 .sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            self.completed_depth = depth;
-            let (root_key, best) = (self.pos.key(), &self.root_moves[0]);
-            self.store_tt(
-                root_key,
-                depth as i32,
-                0,
-                best.score,
-                -INFINITE,
-                INFINITE,
-                best.mv,
-            );
-            self.report_iteration(report, depth, 1, false);
-            let best = self.root_moves[0].mv;
-            instability = instability * 0.5
-                + if best != last_best && depth > 1 {
-                    1.0
-                } else {
-                    0.0
-                };
-            last_best = best;
-            if self.control.ponderhit.swap(false, Ordering::Relaxed) {
-                self.time.restart();
-            }
-            if !self.control.waiting.load(Ordering::Relaxed)
-                && self.time.should_stop_iterating(instability)
-            {
+            self.complete_iteration(report, depth, 1, &mut instability, &mut last_best);
+            if self.time_to_stop(instability) {
                 break;
             }
         }
@@ -1292,27 +1287,23 @@ impl Worker {
     }
 }
 
-/// ln(depth) x ln(index) / 2 reductions for the `log_lmr` feature, rounded.
-static LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+/// Reductions round(ln(depth) x ln(index) / divisor), indexed by depth and move index.
+fn log_lmr_table(divisor: f64) -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as i32;
+            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / divisor) as i32;
         }
     }
     t
-});
+}
 
-/// ln(depth) x ln(index) / 1.6 for the `strong_lmr` feature.
-static STRONG_LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.6) as i32;
-        }
-    }
-    t
-});
+/// The `log_lmr` feature's reductions.
+static LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
+    std::sync::LazyLock::new(|| log_lmr_table(2.0));
+/// The `strong_lmr` feature's reductions (a quarter larger).
+static STRONG_LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
+    std::sync::LazyLock::new(|| log_lmr_table(1.6));
 
 /// seeds ch. 9.3: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
 /// or by 2 when depth >= 6 and index >= 8.
