@@ -5,7 +5,7 @@
 //! Bad input prints one line on stderr and exits with status 2.
 
 use hayanagi::bench::run_bench;
-use hayanagi::engine::Engine;
+use hayanagi::engine::{Engine, MateRequest};
 use hayanagi::search::{Info, Limits};
 use hayanagi::shogi::perft::{perft, perft_divide};
 use hayanagi::shogi::{legal, Position, Validation};
@@ -33,6 +33,12 @@ commands:
                                         search built-in positions, print a node signature
   analyze --sfen P [--movetime MS | --depth N | --nodes N] [--threads N] [--option Name=Value ...]
                                         print USI info lines and a bestmove (5 s by default)
+  mate --sfen P [--movetime MS | --nodes N] [--option MateHash=MiB]
+                                        df-pn mate search (10 s by default): prints one of
+                                        'checkmate <moves>', 'checkmate nomate',
+                                        'checkmate timeout', then 'info string nodes N time_ms T';
+                                        composed positions (no attacking king, extra pieces)
+                                        are always accepted
 options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
   --moves M     extra moves to play, e.g. \"7g7f 3c3d\"
@@ -105,14 +111,18 @@ impl Options {
     }
 
     fn position(&self) -> Result<Position, CliError> {
-        let sfen = self
-            .get("--sfen")
-            .ok_or_else(|| CliError("missing --sfen".into()))?;
         let limit = if self.flag("--allow-extra-pieces") {
             Validation::Composed
         } else {
             Validation::Standard
         };
+        self.position_with(limit)
+    }
+
+    fn position_with(&self, limit: Validation) -> Result<Position, CliError> {
+        let sfen = self
+            .get("--sfen")
+            .ok_or_else(|| CliError("missing --sfen".into()))?;
         let mut pos =
             Position::from_usi_position_with(sfen, limit).map_err(|e| CliError(e.to_string()))?;
         if let Some(m) = self.get("--moves") {
@@ -145,6 +155,7 @@ pub fn run(args: &[String]) -> i32 {
         "sfen" => cmd_sfen(rest),
         "bench" => cmd_bench(rest),
         "analyze" => cmd_analyze(rest),
+        "mate" => cmd_mate(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
             Ok(())
@@ -334,5 +345,48 @@ fn cmd_analyze(args: &[String]) -> CliResult {
     engine
         .search_blocking(limits)
         .map_err(|e| CliError(e.to_string()))?;
+    Ok(())
+}
+
+/// Default time limit of `hayanagi mate`.
+const MATE_DEFAULT_MS: u64 = 10_000;
+
+fn cmd_mate(args: &[String]) -> CliResult {
+    let o = Options::parse(
+        args,
+        &[
+            "--sfen",
+            "--moves",
+            "--movetime",
+            "--nodes",
+            "--option",
+            "--allow-extra-pieces",
+        ],
+    )?;
+    // Tsume problems have no attacking king and often more pieces than a game set.
+    let pos = o.position_with(Validation::Composed)?;
+    let engine = Engine::new();
+    set_options(&engine, &o)?;
+    engine
+        .set_position_value(pos)
+        .map_err(|e| CliError(e.to_string()))?;
+    let nodes = o.number("--nodes")?;
+    let movetime = match (o.number("--movetime")?, nodes) {
+        (Some(ms), _) => Some(ms.max(1)),
+        (None, Some(_)) => None,
+        (None, None) => Some(MATE_DEFAULT_MS),
+    };
+    let report = engine
+        .mate_blocking(MateRequest {
+            movetime_ms: movetime,
+            nodes,
+        })
+        .map_err(|e| CliError(e.to_string()))?;
+    say!("{}", report.to_usi());
+    say!(
+        "info string nodes {} time_ms {}",
+        report.nodes,
+        report.time_ms
+    );
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! Sinks run on the engine's search thread.
 
 use crate::book::Book;
+use crate::search::mate::{self, MateLimits, MateReport, DEFAULT_MATE_HASH_MIB};
 use crate::search::skill::{Skill, FULL_STRENGTH};
 use crate::search::threads::{Job, ParallelMode, ThreadPool};
 use crate::search::time::{TimeManager, TimeOptions};
@@ -29,6 +30,8 @@ use std::time::Duration;
 
 /// Largest hash table accepted, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 20;
+/// Largest mate-solver table accepted, in MiB.
+pub const MAX_MATE_HASH_MIB: usize = 1 << 16;
 
 /// Engine options (USI names in [`Engine::set_option`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +68,9 @@ pub struct EngineOptions {
     pub own_book: bool,
     /// `BookFile`: a YaneuraOu DB2016 text book, loaded at `ready`.
     pub book_file: String,
+    /// `MateHash`: size of the mate solver's proof-number table in MiB (default 64),
+    /// allocated per mate search.
+    pub mate_hash_mib: usize,
 }
 
 impl Default for EngineOptions {
@@ -85,6 +91,7 @@ impl Default for EngineOptions {
             random_seed: 0,
             own_book: false,
             book_file: String::new(),
+            mate_hash_mib: DEFAULT_MATE_HASH_MIB,
         }
     }
 }
@@ -132,6 +139,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
     vec![
         spin("USI_Hash", d.hash_mib as i64, 1, MAX_HASH_MIB as i64),
         spin("Threads", d.threads as i64, 1, 256),
+        spin("MateHash", d.mate_hash_mib as i64, 1, MAX_MATE_HASH_MIB as i64),
         spin("MultiPV", d.multipv as i64, 1, 32),
         OptionSpec {
             name: "USI_Ponder",
@@ -229,6 +237,8 @@ impl std::error::Error for EngineError {}
 pub type InfoSink = Box<dyn Fn(&Info) + Send + Sync>;
 /// Receives the best move at the end of each search.
 pub type BestMoveSink = Box<dyn Fn(&BestMove) + Send + Sync>;
+/// Receives the answer of each mate search ([`Engine::go_mate`]).
+pub type MateSink = Box<dyn Fn(&MateReport) + Send + Sync>;
 /// Receives diagnostics.
 pub type LogSink = Box<dyn Fn(&str) + Send + Sync>;
 
@@ -236,6 +246,7 @@ pub type LogSink = Box<dyn Fn(&str) + Send + Sync>;
 struct Sinks {
     info: Option<InfoSink>,
     bestmove: Option<BestMoveSink>,
+    mate: Option<MateSink>,
     log: Option<LogSink>,
 }
 
@@ -274,6 +285,7 @@ struct Shared {
     searching: Mutex<bool>,
     idle: Condvar,
     last_result: Mutex<Option<SearchResult>>,
+    last_mate: Mutex<Option<MateReport>>,
     /// Set when a search thread panicked: the engine refuses further searches.
     poisoned: std::sync::atomic::AtomicBool,
     /// Source of book and skill choices (`RandomSeed`).
@@ -320,6 +332,7 @@ impl Engine {
                 searching: Mutex::new(false),
                 idle: Condvar::new(),
                 last_result: Mutex::new(None),
+                last_mate: Mutex::new(None),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
                 rng: Mutex::new(Rng::from_entropy()),
                 delivering: Mutex::new(None),
@@ -337,6 +350,11 @@ impl Engine {
     /// Set the sink for best moves (replaces the previous one).
     pub fn set_bestmove_sink(&self, sink: Option<BestMoveSink>) {
         self.shared.sinks.write().bestmove = sink;
+    }
+
+    /// Set the sink for mate-search answers (replaces the previous one).
+    pub fn set_mate_sink(&self, sink: Option<MateSink>) {
+        self.shared.sinks.write().mate = sink;
     }
 
     /// Set the sink for diagnostics (replaces the previous one).
@@ -428,6 +446,7 @@ impl Engine {
                 opts.hash_mib = number(1, MAX_HASH_MIB as u64)? as usize;
             }
             "threads" => opts.threads = number(1, 256)? as usize,
+            "matehash" => opts.mate_hash_mib = number(1, MAX_MATE_HASH_MIB as u64)? as usize,
             "usi_ponder" => opts.ponder = boolean()?,
             "networkdelay2" => opts.time.network_delay2 = number(0, 10_000)?,
             "maxmovestodraw" => opts.max_moves_to_draw = number(0, 100_000)? as u32,
@@ -768,6 +787,93 @@ impl Engine {
         self.wait(None);
         self.last_result()
             .ok_or_else(|| EngineError::SearchFailed("the search thread panicked".into()))
+    }
+}
+
+/// Limits of [`Engine::go_mate`]; no limit at all means until `stop`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateRequest {
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+impl Engine {
+    /// Start a mate search (df-pn, `src/search/mate/`) for the side to move in the current
+    /// position. Returns at once; the answer goes to the mate sink exactly once (and to
+    /// [`Engine::last_mate`]), not to the best-move sink. It counts as a search: `stop`
+    /// ends it (answer `Timeout` unless already solved), `wait` waits for it, and other
+    /// commands are `Busy` meanwhile.
+    pub fn go_mate(&self, request: MateRequest) -> Result<(), EngineError> {
+        let mut searching = self.lock_idle()?;
+        if self.is_poisoned() {
+            return Err(EngineError::SearchFailed(
+                "an earlier search failed; create a new engine".into(),
+            ));
+        }
+        let pos = self.shared.position.lock().clone();
+        let table_mib = self.shared.options.lock().mate_hash_mib;
+        let control = Arc::new(Control::new());
+        *self.shared.control.lock() = control.clone();
+        *self.shared.last_mate.lock() = None;
+        let shared = self.shared.clone();
+        let deadline = request
+            .movetime_ms
+            .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
+        let thread = std::thread::Builder::new()
+            .name("hayanagi-mate".into())
+            .stack_size(mate::SOLVER_STACK_BYTES)
+            .spawn(move || {
+                let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    mate::solve(
+                        &pos,
+                        MateLimits {
+                            deadline,
+                            max_nodes: request.nodes,
+                            stop: &control.stop,
+                            table_mib,
+                        },
+                    )
+                }));
+                let sinks = shared.sinks.clone();
+                let report = solved.unwrap_or_else(|_| {
+                    shared.poisoned.store(true, Ordering::Release);
+                    if let Some(f) = &sinks.read().log {
+                        f("the mate search panicked; answering timeout; the engine is poisoned");
+                    }
+                    MateReport::timeout()
+                });
+                *shared.last_mate.lock() = Some(report.clone());
+                *shared.delivering.lock() = Some(std::thread::current().id());
+                if let Some(f) = &sinks.read().mate {
+                    f(&report);
+                }
+                let mut searching = shared.searching.lock();
+                *shared.delivering.lock() = None;
+                *searching = false;
+                shared.idle.notify_all();
+            });
+        match thread {
+            Ok(_) => {
+                *searching = true;
+                Ok(())
+            }
+            Err(e) => Err(EngineError::SearchFailed(format!(
+                "cannot start the mate thread: {e}"
+            ))),
+        }
+    }
+
+    /// The answer of the last finished mate search.
+    pub fn last_mate(&self) -> Option<MateReport> {
+        self.shared.last_mate.lock().clone()
+    }
+
+    /// Run a mate search to completion and return its answer.
+    pub fn mate_blocking(&self, request: MateRequest) -> Result<MateReport, EngineError> {
+        self.go_mate(request)?;
+        self.wait(None);
+        self.last_mate()
+            .ok_or_else(|| EngineError::SearchFailed("the mate search failed".into()))
     }
 }
 

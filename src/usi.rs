@@ -291,6 +291,7 @@ impl UsiSession {
                         deadline,
                         max_nodes: None,
                         stop: &flag,
+                        table_mib: crate::search::mate::DEFAULT_MATE_HASH_MIB,
                     },
                 );
                 let ms = start.elapsed().as_millis() as u64;

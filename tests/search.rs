@@ -40,7 +40,7 @@ fn tsume(ply: u32) -> Vec<String> {
 
 #[test]
 fn finds_mate_in_one_with_score_mate_1() {
-    let text = std::fs::read_to_string(common::data_path("tsume/mate1_300.sfen")).unwrap();
+    let text = std::fs::read_to_string(common::data_path("tsume/mate1.sfen")).unwrap();
     for sfen in text.lines().take(150) {
         let e = engine_at(sfen);
         let r = e.search_blocking(Limits::depth(2)).unwrap();
@@ -61,7 +61,7 @@ fn finds_mate_in_one_with_score_mate_1() {
 
 #[test]
 fn finds_no_mate_in_one_where_there_is_none() {
-    let text = std::fs::read_to_string(common::data_path("tsume/nomate1_300.sfen")).unwrap();
+    let text = std::fs::read_to_string(common::data_path("tsume/nomate1.sfen")).unwrap();
     for sfen in text.lines().take(150) {
         let e = engine_at(sfen);
         let r = e.search_blocking(Limits::depth(1)).unwrap();

@@ -37,6 +37,12 @@ impl Hand {
         self.0
     }
 
+    /// A hand from its packed value, as returned by [`Hand::raw`].
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Hand {
+        Hand(raw)
+    }
+
     /// Number of pieces of `pt` held. `pt` must be a hand kind (Pawn..=Gold).
     #[inline(always)]
     pub const fn count(self, pt: PieceType) -> u32 {

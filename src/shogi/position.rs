@@ -156,6 +156,70 @@ impl Position {
         self.st().key
     }
 
+    /// Zobrist key of the board and side to move only, without the hands. Mate search
+    /// keys its table by this and compares hands separately (hand dominance).
+    pub fn board_key(&self) -> u64 {
+        let mut k = self.key();
+        for c in Color::ALL {
+            for pt in PieceType::HAND {
+                k ^= zobrist::hand(c, pt, self.hands[c.index()].count(pt));
+            }
+        }
+        k
+    }
+
+    /// [`Position::board_key`] of the position after the legal move `m`, without playing it.
+    pub fn board_key_after(&self, board_key: u64, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut k = board_key ^ zobrist::SIDE;
+        if m.is_drop() {
+            k ^= zobrist::board(Piece::new(us, m.dropped()), to);
+        } else {
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                k ^= zobrist::board(captured, to);
+            }
+            let p = self.board[m.from().index()];
+            k ^= zobrist::board(p, m.from()) ^ zobrist::board(self.moved_piece_after(m), to);
+        }
+        k
+    }
+
+    /// [`Position::key`] of the position after the legal move `m`, without playing it.
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let mut k = self.board_key_after(self.key(), m);
+        if m.is_drop() {
+            let pt = m.dropped();
+            let n = self.hands[us.index()].count(pt);
+            k ^= zobrist::hand(us, pt, n) ^ zobrist::hand(us, pt, n - 1);
+        } else {
+            let captured = self.board[m.to().index()];
+            if !captured.is_empty() {
+                let cpt = captured.piece_type().unpromoted();
+                let n = self.hands[us.index()].count(cpt);
+                k ^= zobrist::hand(us, cpt, n) ^ zobrist::hand(us, cpt, n + 1);
+            }
+        }
+        k
+    }
+
+    /// Both hands (indexed by colour) after the legal move `m`, without playing it.
+    pub fn hands_after(&self, m: Move) -> [Hand; 2] {
+        let mut hands = self.hands;
+        let mine = &mut hands[self.side.index()];
+        if m.is_drop() {
+            mine.remove(m.dropped());
+        } else {
+            let captured = self.board[m.to().index()];
+            if !captured.is_empty() && captured.piece_type() != PieceType::King {
+                mine.add(captured.piece_type().unpromoted());
+            }
+        }
+        hands
+    }
+
     /// Enemy pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {

@@ -1,0 +1,328 @@
+//! Depth-first proof-number search (df-pn) with an optional ply bound.
+//!
+//! OR nodes are the attacker's: its legal checks are the children. AND nodes are the
+//! defender's: every legal evasion, interpositions included. Pawn-drop mate is excluded by
+//! the legal move generator, for both sides.
+//!
+//! The ply bound turns the same search into "is there a mate within `depth` plies": an OR
+//! node with no plies left is disproven for that bound only. Proofs carry their length and
+//! disproofs the bound they hold for (see `table.rs`), so successive passes with smaller
+//! bounds reuse what earlier ones found. The driver in `mod.rs` uses that to shrink a first
+//! proof to the shortest mate.
+//!
+//! Repetition: a child position that already occurs on the current path (or in the game
+//! before the root) is a failure for the attacker: the attacker is the one checking, so a
+//! cycle is a perpetual check or a draw, never a mate. No proof is ever built on a
+//! repetition. Disproofs that depend on a repetition are stored like any other; that can
+//! only lose a mate reachable by another path (the known graph-history interaction), never
+//! invent one.
+//!
+//! Thresholds follow df-pn with the 1+epsilon trick (Pawlewicz and Lew): a child may grow
+//! to a quarter more than its best sibling before the search switches, which cuts the
+//! thrashing between siblings of similar cost.
+
+use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
+use super::MateLimits;
+use crate::shogi::{generate_legal, legal, Color, GenType, Move, MoveList, Position};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Deepest path the search follows; beyond it a line counts as failed (path-dependent, like
+/// a repetition). Far beyond any known composed mate (1,525 plies).
+pub const MAX_PATH: usize = 6000;
+
+struct Child {
+    m: Move,
+    key: NodeKey,
+    value: Lookup,
+}
+
+/// One solve: the position being searched, its table and budgets.
+pub struct Dfpn<'a> {
+    pub pos: Position,
+    pub table: ProofTable,
+    pub nodes: u64,
+    pub aborted: bool,
+    attacker: Color,
+    limits: MateLimits<'a>,
+    /// Full keys of the positions on the current path and of the game before the root.
+    path: HashMap<u64, u32>,
+    path_len: usize,
+}
+
+fn saturating_sum(a: u32, b: u32) -> u32 {
+    if a == INFINITE || b == INFINITE {
+        INFINITE
+    } else {
+        a.saturating_add(b).min(MAX_FINITE)
+    }
+}
+
+/// Child threshold with the 1+epsilon trick: a quarter above the second-best sibling.
+fn widened(second: u32) -> u32 {
+    if second >= MAX_FINITE {
+        INFINITE
+    } else {
+        second.saturating_add(second / 4 + 1).min(MAX_FINITE)
+    }
+}
+
+fn child_depth(depth: u16) -> u16 {
+    if depth == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        depth - 1
+    }
+}
+
+fn plus_one(len: u16) -> u16 {
+    if len == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        len.saturating_add(1).min(UNBOUNDED - 1)
+    }
+}
+
+impl<'a> Dfpn<'a> {
+    pub fn new(pos: &Position, limits: MateLimits<'a>) -> Dfpn<'a> {
+        let mut path = HashMap::new();
+        let states = pos.states();
+        let last = states.len() - 1;
+        let since_null = states[last].plies_from_null as usize;
+        for st in &states[last - since_null.min(last)..] {
+            *path.entry(st.key).or_insert(0) += 1;
+        }
+        Dfpn {
+            attacker: pos.side_to_move(),
+            pos: pos.clone(),
+            table: ProofTable::new(limits.table_mib),
+            nodes: 0,
+            aborted: false,
+            limits,
+            path,
+            path_len: 0,
+        }
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+            if late || spent || self.limits.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// The identity of the current node.
+    pub fn node_key(&self) -> NodeKey {
+        NodeKey {
+            board_key: self.pos.board_key(),
+            hands: [self.pos.hand(Color::Black), self.pos.hand(Color::White)],
+            side: self.pos.side_to_move(),
+            attacker: self.attacker,
+        }
+    }
+
+    /// The moves of the current node: checks for the attacker, evasions for the defender.
+    pub fn moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.pos.side_to_move() != self.attacker {
+            return legal(&self.pos);
+        }
+        if self.pos.in_check() {
+            for &m in legal(&self.pos).iter() {
+                if self.pos.gives_check(m) {
+                    list.push(m);
+                }
+            }
+        } else {
+            generate_legal(&self.pos, GenType::Checks, &mut list);
+        }
+        list
+    }
+
+    /// Is `m` leading back to a position of the path (or of the game)?
+    fn repeats(&self, m: Move) -> bool {
+        self.path.contains_key(&self.pos.key_after(m))
+    }
+
+    pub fn push(&mut self, m: Move) {
+        self.pos.do_move(m);
+        *self.path.entry(self.pos.key()).or_insert(0) += 1;
+        self.path_len += 1;
+    }
+
+    pub fn pop(&mut self) {
+        let key = self.pos.key();
+        if let Some(n) = self.path.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.path.remove(&key);
+            }
+        }
+        self.path_len -= 1;
+        self.pos.undo_move();
+    }
+
+    /// What the table (or the path) says of the child reached by `m`.
+    fn child(&self, key: &NodeKey, m: Move, depth: u16) -> Child {
+        let board_key = self.pos.board_key_after(key.board_key, m);
+        let hands = self.pos.hands_after(m);
+        let ck = NodeKey {
+            board_key,
+            hands,
+            side: key.side.flip(),
+            attacker: self.attacker,
+        };
+        let value = if self.repeats(m) || self.path_len + 1 >= MAX_PATH {
+            Lookup::disproven(UNBOUNDED)
+        } else if depth == 0 && ck.side == self.attacker {
+            // An attacker with no plies left cannot mate.
+            Lookup::disproven(0)
+        } else {
+            self.table.lookup(&ck, depth)
+        };
+        Child { m, key: ck, value }
+    }
+
+    /// Search the current node until its proof number reaches `thpn` or its disproof number
+    /// `thdn`, or it is resolved, with `depth` plies allowed (`UNBOUNDED`: any).
+    pub fn mid(&mut self, key: NodeKey, thpn: u32, thdn: u32, depth: u16) -> Lookup {
+        self.tick();
+        let start = self.nodes;
+        let or = key.side == self.attacker;
+        let moves = self.moves();
+        if moves.is_empty() {
+            let value = if or {
+                // No check at all: no mate at any length.
+                Lookup::disproven(UNBOUNDED)
+            } else {
+                Lookup::proven(0)
+            };
+            self.table.store(&key, depth, value, 1);
+            return value;
+        }
+        if depth == 0 {
+            // A defender with a move left is not mated within zero plies.
+            return Lookup::disproven(0);
+        }
+        let cd = child_depth(depth);
+        let mut children: Vec<Child> = moves.iter().map(|&m| self.child(&key, m, cd)).collect();
+        loop {
+            let value = if or {
+                or_value(&children)
+            } else {
+                and_value(&children)
+            };
+            if value.pn == 0 || value.dn == 0 || value.pn >= thpn || value.dn >= thdn || self.aborted
+            {
+                self.table.store(&key, depth, value, self.nodes - start + 1);
+                return value;
+            }
+            let (best, second) = if or {
+                select(&children, |c| c.value.pn)
+            } else {
+                select(&children, |c| c.value.dn)
+            };
+            let c = &children[best];
+            let (cth_pn, cth_dn) = if or {
+                (
+                    thpn.min(widened(second)),
+                    thdn.saturating_sub(value.dn - c.value.dn),
+                )
+            } else {
+                (
+                    thpn.saturating_sub(value.pn - c.value.pn),
+                    thdn.min(widened(second)),
+                )
+            };
+            let (m, ck) = (c.m, c.key);
+            self.push(m);
+            let result = self.mid(ck, cth_pn, cth_dn, cd);
+            self.pop();
+            children[best].value = result;
+        }
+    }
+}
+
+/// Index of the child with the smallest `f`, and the second smallest value.
+fn select(children: &[Child], f: impl Fn(&Child) -> u32) -> (usize, u32) {
+    let mut best = 0;
+    let mut best_value = INFINITE;
+    let mut second = INFINITE;
+    for (i, c) in children.iter().enumerate() {
+        let v = f(c);
+        if v < best_value {
+            second = best_value;
+            best_value = v;
+            best = i;
+        } else if v < second {
+            second = v;
+        }
+    }
+    (best, second)
+}
+
+/// OR node: proven by the shortest proven child; disproven when every child is.
+fn or_value(children: &[Child]) -> Lookup {
+    let mut pn = INFINITE;
+    let mut dn = 0;
+    let mut proof: Option<u16> = None;
+    let mut disproof = UNBOUNDED;
+    for c in children {
+        let v = &c.value;
+        pn = pn.min(v.pn);
+        dn = saturating_sum(dn, v.dn);
+        if v.is_proven() {
+            proof = Some(proof.map_or(v.proof_len, |p| p.min(v.proof_len)));
+        }
+        if v.is_disproven() {
+            disproof = disproof.min(v.disproof_len);
+        }
+    }
+    if let Some(len) = proof {
+        Lookup::proven(len + 1)
+    } else if dn == 0 {
+        Lookup::disproven(plus_one(disproof))
+    } else {
+        Lookup {
+            pn,
+            dn,
+            ..Lookup::UNKNOWN
+        }
+    }
+}
+
+/// AND node: disproven by any disproven child (the longest bound among them); proven when
+/// every child is, as long as the longest of them.
+fn and_value(children: &[Child]) -> Lookup {
+    let mut pn = 0;
+    let mut dn = INFINITE;
+    let mut proof = 0u16;
+    let mut disproof: Option<u16> = None;
+    for c in children {
+        let v = &c.value;
+        pn = saturating_sum(pn, v.pn);
+        dn = dn.min(v.dn);
+        if v.is_proven() {
+            proof = proof.max(v.proof_len);
+        }
+        if v.is_disproven() {
+            disproof = Some(disproof.map_or(v.disproof_len, |d| d.max(v.disproof_len)));
+        }
+    }
+    if let Some(len) = disproof {
+        Lookup::disproven(plus_one(len))
+    } else if pn == 0 {
+        Lookup::proven(proof + 1)
+    } else {
+        Lookup {
+            pn,
+            dn,
+            ..Lookup::UNKNOWN
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Mate solver: df-pn over checks with its own proof-number table, then passes with a
+//! shrinking ply bound until the shortest forced mate is certain.
+//!
+//! Length is the minimax distance in plies: the attacker takes the quickest mate, the
+//! defender the longest resistance among all legal replies, interpositions included.
+//! The main line follows exactly that: at each defender move a reply that holds out
+//! longest. Every reported line is replayed before it is returned (each attacker move
+//! checks, the last position is mate); a line that fails the replay is never reported.
+
+mod dfpn;
+pub mod table;
+
+use crate::shogi::{legal, Move, Position};
+use dfpn::Dfpn;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use table::{Lookup, INFINITE, UNBOUNDED};
+
+/// What a mate search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// A forced mate: the moves of the main line, attacker first, ending in mate.
+    Mate(Vec<Move>),
+    /// Proven: the side to move has no forced mate.
+    NoMate,
+    /// The time or node budget ran out (or `stop`) first.
+    Timeout,
+}
+
+/// Default size of the proof-number table (option `MateHash`).
+pub const DEFAULT_MATE_HASH_MIB: usize = 64;
+
+/// Stack size for a thread that runs the solver: the search recurses once per ply, and
+/// composed problems run to well over a thousand plies.
+pub const SOLVER_STACK_BYTES: usize = 256 << 20;
+
+/// Limits of one mate search.
+pub struct MateLimits<'a> {
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+    pub stop: &'a AtomicBool,
+    /// Size of the proof-number table in MiB.
+    pub table_mib: usize,
+}
+
+/// A finished mate search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateReport {
+    pub result: MateResult,
+    pub nodes: u64,
+    /// For a mate: true when no shorter mate exists (the bounded pass below it finished).
+    /// False when the budget ran out before that was settled; the line is still a mate.
+    pub shortest: bool,
+    /// Garbage collections of the proof-number table.
+    pub collections: u32,
+    /// Wall time of the search in milliseconds.
+    pub time_ms: u64,
+}
+
+impl MateReport {
+    /// An answer with nothing found (used when a search could not run).
+    pub fn timeout() -> MateReport {
+        MateReport {
+            result: MateResult::Timeout,
+            nodes: 0,
+            shortest: false,
+            collections: 0,
+            time_ms: 0,
+        }
+    }
+
+    /// The USI answer line: `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
+    pub fn to_usi(&self) -> String {
+        match &self.result {
+            MateResult::Mate(line) => {
+                let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
+                format!("checkmate {}", moves.join(" "))
+            }
+            MateResult::NoMate => "checkmate nomate".into(),
+            MateResult::Timeout => "checkmate timeout".into(),
+        }
+    }
+}
+
+/// Look for a forced mate by the side to move in `pos`. Returns the result and the nodes
+/// visited.
+pub fn search_mate(pos: &Position, limits: MateLimits<'_>) -> (MateResult, u64) {
+    let report = solve(pos, limits);
+    (report.result, report.nodes)
+}
+
+/// Look for the shortest forced mate by the side to move in `pos`.
+pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
+    let start = Instant::now();
+    let mut s = Dfpn::new(pos, limits);
+    let root = s.node_key();
+    let first = s.mid(root, INFINITE, INFINITE, UNBOUNDED);
+    let mut report = MateReport::timeout();
+    if !s.aborted && first.is_disproven() {
+        report.result = MateResult::NoMate;
+    } else if !s.aborted && first.is_proven() {
+        // Shrink: is there a mate at least two plies shorter?
+        let mut len = first.proof_len;
+        let mut shortest = len == 1;
+        while len >= 3 {
+            let shorter = s.mid(root, INFINITE, INFINITE, len - 2);
+            if s.aborted {
+                break;
+            }
+            if shorter.is_proven() {
+                len = shorter.proof_len;
+                shortest = len == 1;
+            } else {
+                shortest = true;
+                break;
+            }
+        }
+        let line = if shortest {
+            exact_line(&mut s, len)
+        } else {
+            Some(line_from_table(&mut s, len))
+        };
+        if let Some(line) = line.filter(|l| is_mating_line(pos, l)) {
+            report.result = MateResult::Mate(line);
+            report.shortest = shortest;
+        }
+    }
+    report.nodes = s.nodes;
+    report.collections = s.table.collections();
+    report.time_ms = start.elapsed().as_millis() as u64;
+    report
+}
+
+/// Resolve the current node within `depth` plies, whatever it costs (used for the main
+/// line; `None` when the budget runs out).
+fn resolve(s: &mut Dfpn<'_>, depth: u16) -> Option<Lookup> {
+    let key = s.node_key();
+    let v = s.table.lookup(&key, depth);
+    if v.is_proven() || v.is_disproven() {
+        return Some(v);
+    }
+    let v = s.mid(key, INFINITE, INFINITE, depth);
+    (!s.aborted).then_some(v)
+}
+
+/// The main line of a mate known to take exactly `len` plies from the current node (the
+/// attacker to move): any mating move of that length, then a defence that holds out longest.
+fn exact_line(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut remaining = len;
+    let found = loop {
+        // Attacker: a check after which mate follows in `remaining - 1`.
+        let mut chosen = None;
+        for &m in s.moves().iter() {
+            s.push(m);
+            let v = resolve(s, remaining - 1);
+            s.pop();
+            match v {
+                None => break,
+                Some(v) if v.is_proven() => {
+                    chosen = Some(m);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        let Some(m) = chosen else { break false };
+        line.push(m);
+        s.push(m);
+        if remaining == 1 {
+            break true;
+        }
+        // Defender: a reply that is not mated within `remaining - 4` holds out the full
+        // `remaining - 2`.
+        let mut reply = None;
+        for &r in s.moves().iter() {
+            s.push(r);
+            let v = if remaining >= 4 {
+                resolve(s, remaining - 4)
+            } else {
+                Some(Lookup::disproven(0))
+            };
+            s.pop();
+            match v {
+                None => break,
+                Some(v) if v.is_disproven() => {
+                    reply = Some(r);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        let Some(r) = reply else { break false };
+        line.push(r);
+        s.push(r);
+        remaining -= 2;
+    };
+    for _ in 0..line.len() {
+        s.pop();
+    }
+    found.then_some(line)
+}
+
+/// A mating line read from the table alone (when the budget ran out before the shortest
+/// length was settled): quickest proven check, longest proven defence.
+fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Vec<Move> {
+    let mut line = Vec::new();
+    let mut remaining = len;
+    while remaining >= 1 && line.len() < dfpn::MAX_PATH {
+        let attacker = line.len() % 2 == 0;
+        let mut best: Option<(u16, Move)> = None;
+        for &m in s.moves().iter() {
+            s.push(m);
+            let key = s.node_key();
+            let v = s.table.lookup(&key, remaining - 1);
+            s.pop();
+            if !v.is_proven() {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((l, _)) if attacker => v.proof_len < l,
+                Some((l, _)) => v.proof_len > l,
+            };
+            if better {
+                best = Some((v.proof_len, m));
+            }
+        }
+        let Some((l, m)) = best else { break };
+        line.push(m);
+        s.push(m);
+        remaining = l;
+        if remaining == 0 {
+            break;
+        }
+    }
+    for _ in 0..line.len() {
+        s.pop();
+    }
+    line
+}
+
+/// Replay `line` from `pos`: legal moves, every attacker move gives check, odd length, and
+/// the side to move at the end has no legal move.
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    if line.len() % 2 == 0 {
+        return false;
+    }
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_pseudo_legal(m) || !p.is_legal(m) {
+            return false;
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    legal(&p).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve_sfen(sfen: &str) -> MateResult {
+        let stop = AtomicBool::new(false);
+        let pos = Position::from_sfen_with(sfen, crate::shogi::Validation::Composed).unwrap();
+        search_mate(
+            &pos,
+            MateLimits {
+                deadline: None,
+                max_nodes: Some(50_000_000),
+                stop: &stop,
+                table_mib: 16,
+            },
+        )
+        .0
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_proves_no_mate() {
+        // Gold drop mate at the head of a cornered king.
+        match solve_sfen("8k/9/8P/9/9/9/9/9/K8 b G 1") {
+            MateResult::Mate(line) => assert_eq!(line.len(), 1),
+            other => panic!("{other:?}"),
+        }
+        // No pieces to check with.
+        assert_eq!(solve_sfen("8k/9/9/9/9/9/9/9/K8 b - 1"), MateResult::NoMate);
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_not_a_mate() {
+        // rules.tsv R01: only P*1b would mate, and that is illegal (uchifuzume).
+        assert_eq!(
+            solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1"),
+            MateResult::NoMate
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! Proof-number table of the mate solver.
+//!
+//! Entries are keyed by the board (with the side to move) and carry both hands, so one
+//! lookup can use hand dominance: a mate proven with fewer attacking pieces in hand (or more
+//! defending ones) is a mate here too, and a disproof with more attacking pieces in hand (or
+//! fewer defending ones) is a disproof here too. All entries of one board share a cluster.
+//!
+//! Proofs and disproofs carry lengths, which makes the table valid across the solver's
+//! depth-bounded passes: a proof stores an upper bound of the mate length, a disproof the
+//! number of plies within which there is certainly no mate (`UNBOUNDED`: none at all).
+//!
+//! When the table fills up, garbage collection drops the entries that cost the fewest
+//! nodes (see [`ProofTable::collect_garbage`]).
+
+use crate::shogi::{Color, Hand};
+
+/// Proof or disproof number meaning "infinite".
+pub const INFINITE: u32 = u32::MAX;
+/// Largest finite proof or disproof number; sums saturate here.
+pub const MAX_FINITE: u32 = u32::MAX - 1;
+/// A remaining depth or disproof length meaning "no limit".
+pub const UNBOUNDED: u16 = u16::MAX;
+/// `proof_len` of an entry that is not a proof.
+const NOT_PROVEN: u16 = u16::MAX;
+
+const CLUSTER: usize = 8;
+
+/// What the table knows about a node, seen from a given remaining depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    pub pn: u32,
+    pub dn: u32,
+    /// Mate length (upper bound) when `pn == 0`.
+    pub proof_len: u16,
+    /// Plies within which there is no mate when `dn == 0`.
+    pub disproof_len: u16,
+}
+
+impl Lookup {
+    pub const UNKNOWN: Lookup = Lookup {
+        pn: 1,
+        dn: 1,
+        proof_len: NOT_PROVEN,
+        disproof_len: 0,
+    };
+
+    pub fn proven(len: u16) -> Lookup {
+        Lookup {
+            pn: 0,
+            dn: INFINITE,
+            proof_len: len,
+            disproof_len: 0,
+        }
+    }
+
+    pub fn disproven(len: u16) -> Lookup {
+        Lookup {
+            pn: INFINITE,
+            dn: 0,
+            proof_len: NOT_PROVEN,
+            disproof_len: len,
+        }
+    }
+
+    pub fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+
+    pub fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    board_key: u64,
+    /// Hands indexed by colour.
+    hands: [u32; 2],
+    pn: u32,
+    dn: u32,
+    /// Nodes spent below this entry; 0 marks an empty slot.
+    amount: u32,
+    /// Remaining depth `pn`/`dn` were computed for.
+    depth: u16,
+    proof_len: u16,
+    disproof_len: u16,
+}
+
+/// An entry as stored: five words, all zero for an empty slot, so that a new table is
+/// one zeroed allocation (pages the search never touches are never written).
+type Packed = [u64; 5];
+
+impl Entry {
+    fn hand(&self, c: Color) -> Hand {
+        Hand::from_raw(self.hands[c.index()])
+    }
+
+    fn pack(&self) -> Packed {
+        [
+            self.board_key,
+            self.hands[0] as u64 | (self.hands[1] as u64) << 32,
+            self.pn as u64 | (self.dn as u64) << 32,
+            self.amount as u64 | (self.depth as u64) << 32 | (self.proof_len as u64) << 48,
+            self.disproof_len as u64,
+        ]
+    }
+
+    fn unpack(w: &Packed) -> Entry {
+        Entry {
+            board_key: w[0],
+            hands: [w[1] as u32, (w[1] >> 32) as u32],
+            pn: w[2] as u32,
+            dn: (w[2] >> 32) as u32,
+            amount: w[3] as u32,
+            depth: (w[3] >> 32) as u16,
+            proof_len: (w[3] >> 48) as u16,
+            disproof_len: w[4] as u16,
+        }
+    }
+}
+
+/// The solver's table. Not shared between threads: each solve owns one.
+pub struct ProofTable {
+    entries: Vec<Packed>,
+    clusters: usize,
+    used: usize,
+    collections: u32,
+}
+
+/// A node's identity as the table sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeKey {
+    pub board_key: u64,
+    pub hands: [Hand; 2],
+    /// The side to move at the node.
+    pub side: Color,
+    /// The attacking side (to move at OR nodes).
+    pub attacker: Color,
+}
+
+impl NodeKey {
+    fn matches(&self, e: &Entry) -> bool {
+        e.amount != 0
+            && e.board_key == self.board_key
+            && e.hands[0] == self.hands[0].raw()
+            && e.hands[1] == self.hands[1].raw()
+    }
+
+    /// A proof stored for `e` holds here: we attack with at least its pieces and defend with
+    /// at most its pieces.
+    fn inherits_proof(&self, e: &Entry) -> bool {
+        let a = self.attacker;
+        let d = a.flip();
+        self.hands[a.index()].dominates(e.hand(a)) && e.hand(d).dominates(self.hands[d.index()])
+    }
+
+    /// A disproof stored for `e` holds here: the mirror image of [`Self::inherits_proof`].
+    fn inherits_disproof(&self, e: &Entry) -> bool {
+        let a = self.attacker;
+        let d = a.flip();
+        e.hand(a).dominates(self.hands[a.index()]) && self.hands[d.index()].dominates(e.hand(d))
+    }
+}
+
+impl ProofTable {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> ProofTable {
+        let bytes = mib.max(1) << 20;
+        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
+        ProofTable {
+            entries: vec![[0; 5]; clusters * CLUSTER],
+            clusters,
+            used: 0,
+            collections: 0,
+        }
+    }
+
+    /// How many garbage collections ran.
+    pub fn collections(&self) -> u32 {
+        self.collections
+    }
+
+    /// Permille of slots in use.
+    pub fn usage_permille(&self) -> u32 {
+        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+    }
+
+    fn cluster(&self, board_key: u64) -> std::ops::Range<usize> {
+        // The low bit of the key is the side to move; use the high bits for the index.
+        let i = ((board_key >> 1) % self.clusters as u64) as usize * CLUSTER;
+        i..i + CLUSTER
+    }
+
+    /// What is known about `key` for a search with `depth` plies remaining.
+    pub fn lookup(&self, key: &NodeKey, depth: u16) -> Lookup {
+        let mut exact = None;
+        for w in &self.entries[self.cluster(key.board_key)] {
+            if w[0] != key.board_key || w[3] as u32 == 0 {
+                continue;
+            }
+            let e = &Entry::unpack(w);
+            if e.proof_len != NOT_PROVEN && e.proof_len <= depth && key.inherits_proof(e) {
+                return Lookup::proven(e.proof_len);
+            }
+            // (0: no disproof known; "no mate within 0 plies" is never stored.)
+            if e.disproof_len != 0 && e.disproof_len >= depth && key.inherits_disproof(e) {
+                return Lookup::disproven(e.disproof_len);
+            }
+            if key.matches(e) && e.depth == depth && e.pn != 0 && e.dn != 0 {
+                exact = Some(Lookup {
+                    pn: e.pn,
+                    dn: e.dn,
+                    proof_len: NOT_PROVEN,
+                    disproof_len: 0,
+                });
+            }
+        }
+        exact.unwrap_or(Lookup::UNKNOWN)
+    }
+
+    /// Record `value` for `key` searched with `depth` plies remaining, after `amount` nodes.
+    pub fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
+        let amount = amount.clamp(1, u32::MAX as u64) as u32;
+        let range = self.cluster(key.board_key);
+        let mut slot = None;
+        let mut weakest = range.start;
+        let amount_of = |w: &Packed| w[3] as u32;
+        for i in range {
+            let e = Entry::unpack(&self.entries[i]);
+            if key.matches(&e) {
+                slot = Some(i);
+                break;
+            }
+            let w = amount_of(&self.entries[weakest]);
+            if w != 0 && (e.amount == 0 || e.amount < w) {
+                weakest = i;
+            }
+        }
+        let i = slot.unwrap_or(weakest);
+        let old = if slot.is_some() {
+            Entry::unpack(&self.entries[i])
+        } else {
+            if amount_of(&self.entries[i]) == 0 {
+                self.used += 1;
+            }
+            Entry {
+                proof_len: NOT_PROVEN,
+                ..Entry::default()
+            }
+        };
+        let mut e = Entry {
+            board_key: key.board_key,
+            hands: [key.hands[0].raw(), key.hands[1].raw()],
+            pn: value.pn,
+            dn: value.dn,
+            amount: amount.max(old.amount),
+            depth,
+            // What earlier passes proved stays: a proof for fewer plies, a disproof for
+            // more.
+            proof_len: old.proof_len,
+            disproof_len: old.disproof_len,
+        };
+        if value.is_proven() {
+            e.proof_len = e.proof_len.min(value.proof_len);
+        }
+        if value.is_disproven() {
+            e.disproof_len = e.disproof_len.max(value.disproof_len);
+        }
+        self.entries[i] = e.pack();
+        if self.used * 10 > self.entries.len() * 9 {
+            self.collect_garbage();
+        }
+    }
+
+    /// Drop about half of the entries: those with the fewest nodes below them, which are
+    /// the cheapest to find again.
+    pub fn collect_garbage(&mut self) {
+        let mut sample: Vec<u32> = self
+            .entries
+            .iter()
+            .step_by((self.entries.len() / 4096).max(1))
+            .map(|w| w[3] as u32)
+            .filter(|&a| a != 0)
+            .collect();
+        sample.sort_unstable();
+        let threshold = sample.get(sample.len() / 2).copied().unwrap_or(1);
+        let mut used = 0;
+        for w in &mut self.entries {
+            let amount = w[3] as u32;
+            if amount != 0 && amount <= threshold {
+                *w = [0; 5];
+            } else if amount != 0 {
+                used += 1;
+            }
+        }
+        self.used = used;
+        self.collections += 1;
+    }
+}

@@ -1,0 +1,137 @@
+//! The df-pn mate solver: exact shortest lengths on the sample problems, mate-in-one sets,
+//! rule traps (pawn-drop mate, repetition), limits and replayed main lines.
+
+mod common;
+
+use hayanagi::search::mate::{is_mating_line, solve, MateLimits, MateReport, MateResult};
+use hayanagi::shogi::{Position, Validation};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn position(sfen: &str) -> Position {
+    Position::from_sfen_with(sfen, Validation::Composed).expect(sfen)
+}
+
+fn solve_with(pos: &Position, max_nodes: Option<u64>, stop: &AtomicBool) -> MateReport {
+    solve(
+        pos,
+        MateLimits {
+            deadline: Some(Instant::now() + Duration::from_secs(120)),
+            max_nodes,
+            stop,
+            table_mib: 16,
+        },
+    )
+}
+
+fn solve_sfen(sfen: &str) -> MateReport {
+    solve_with(&position(sfen), None, &AtomicBool::new(false))
+}
+
+fn lines(name: &str) -> Vec<String> {
+    std::fs::read_to_string(common::data_path(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn solves_every_sample_problem_with_its_exact_length() {
+    let rows = common::tsv_rows("tsume/tsume_sample100.tsv");
+    assert_eq!(rows.len(), 100);
+    for row in rows {
+        let (sfen, len) = (&row[0], row[1].trim().parse::<usize>().unwrap());
+        let report = solve_sfen(sfen);
+        match &report.result {
+            MateResult::Mate(line) => {
+                assert_eq!(line.len(), len, "{sfen}: {line:?}");
+                assert!(report.shortest, "{sfen}");
+                assert!(is_mating_line(&position(sfen), line), "{sfen}");
+            }
+            other => panic!("{sfen}: expected mate in {len}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn every_mate_in_one_is_found_as_one() {
+    let sfens = lines("tsume/mate1.sfen");
+    assert_eq!(sfens.len(), 1568);
+    for sfen in sfens {
+        match solve_sfen(&sfen).result {
+            MateResult::Mate(line) => assert_eq!(line.len(), 1, "{sfen}"),
+            other => panic!("{sfen}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn no_mate_in_one_set_never_reports_mate_in_one() {
+    let sfens = lines("tsume/nomate1.sfen");
+    assert_eq!(sfens.len(), 1574);
+    let stop = AtomicBool::new(false);
+    let mut longer = 0;
+    for sfen in sfens {
+        let pos = position(&sfen);
+        // Some of these have longer mates; a node cap keeps the run short.
+        let report = solve_with(&pos, Some(20_000), &stop);
+        if let MateResult::Mate(line) = &report.result {
+            assert!(line.len() >= 3, "{sfen}: {line:?}");
+            assert!(is_mating_line(&pos, line), "{sfen}");
+            longer += 1;
+        }
+    }
+    eprintln!("nomate1: {longer} positions have a longer mate");
+}
+
+#[test]
+fn pawn_drop_mate_is_no_mate() {
+    // rules.tsv R01: P*1b would mate but is illegal; nothing else mates.
+    assert_eq!(solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1").result, MateResult::NoMate);
+    // With a lance in hand instead the same drop square mates.
+    let r = solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b L 1");
+    assert!(matches!(r.result, MateResult::Mate(ref l) if l.len() == 1), "{r:?}");
+}
+
+#[test]
+fn defender_pawn_drop_cannot_be_mate_either() {
+    // R02: the only mate is 7b6b (mate in one).
+    let r = solve_sfen("4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1");
+    match r.result {
+        MateResult::Mate(line) => assert_eq!(
+            line.iter().map(|m| m.usi()).collect::<Vec<_>>(),
+            ["7b6b"]
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn repetition_is_not_a_proof() {
+    // The attacker can check forever with the rook (1c-1a / 2a... ) but never mate: the
+    // king shuttles and a perpetual check is not a mate.
+    let sfen = "7k1/9/9/9/9/9/9/9/K7R b - 1";
+    let r = solve_sfen(sfen);
+    assert_eq!(r.result, MateResult::NoMate, "{sfen}");
+    // The same trap reached after moves: the history before the root counts too.
+    let mut pos = position(sfen);
+    for m in ["1i1a", "2a2b", "1a1b", "2b2a"] {
+        let mv = pos.parse_usi_move(m).unwrap();
+        pos.do_move(mv);
+    }
+    let r = solve_with(&pos, None, &AtomicBool::new(false));
+    assert_eq!(r.result, MateResult::NoMate);
+}
+
+#[test]
+fn limits_and_stop_give_timeout() {
+    let rows = common::tsv_rows("tsume/tsume_sample100.tsv");
+    let eleven = rows.iter().find(|r| r[1].trim() == "11").unwrap();
+    let pos = position(&eleven[0]);
+    let r = solve_with(&pos, Some(100), &AtomicBool::new(false));
+    assert_eq!(r.result, MateResult::Timeout);
+    let r = solve_with(&pos, None, &AtomicBool::new(true));
+    assert_eq!(r.result, MateResult::Timeout);
+}
