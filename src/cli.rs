@@ -33,11 +33,12 @@ commands:
                                         search built-in positions, print a node signature
   analyze --sfen P [--movetime MS | --depth N | --nodes N] [--threads N] [--option Name=Value ...]
                                         print USI info lines and a bestmove (5 s by default)
-  mate --sfen P [--movetime MS | --nodes N] [--option MateHash=MiB]
+  mate --sfen P [--movetime MS | --nodes N] [--any-length] [--option MateHash=MiB]
                                         df-pn mate search (10 s by default): prints one of
                                         'checkmate <moves>', 'checkmate nomate',
                                         'checkmate timeout', then 'info string nodes N time_ms T';
-                                        composed positions (no attacking king, extra pieces)
+                                        --any-length: the first mate proven, maybe not
+                                        the shortest; composed positions (no attacking king, extra pieces)
                                         are always accepted
 options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
@@ -58,7 +59,7 @@ struct Options {
     flags: Vec<String>,
 }
 
-const FLAGS: [&str; 2] = ["--divide", "--allow-extra-pieces"];
+const FLAGS: [&str; 3] = ["--divide", "--allow-extra-pieces", "--any-length"];
 /// Options that may be given more than once.
 const REPEATABLE: [&str; 1] = ["--option"];
 
@@ -361,6 +362,7 @@ fn cmd_mate(args: &[String]) -> CliResult {
             "--nodes",
             "--option",
             "--allow-extra-pieces",
+            "--any-length",
         ],
     )?;
     // Tsume problems have no attacking king and often more pieces than a game set.
@@ -380,6 +382,7 @@ fn cmd_mate(args: &[String]) -> CliResult {
         .mate_blocking(MateRequest {
             movetime_ms: movetime,
             nodes,
+            any_length: o.flag("--any-length"),
         })
         .map_err(|e| CliError(e.to_string()))?;
     say!("{}", report.to_usi());

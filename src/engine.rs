@@ -795,6 +795,9 @@ impl Engine {
 pub struct MateRequest {
     pub movetime_ms: Option<u64>,
     pub nodes: Option<u64>,
+    /// Answer the first mate proven instead of settling the shortest (faster; the line is
+    /// a mate but may be longer than necessary).
+    pub any_length: bool,
 }
 
 impl Engine {
@@ -831,6 +834,7 @@ impl Engine {
                             max_nodes: request.nodes,
                             stop: &control.stop,
                             table_mib,
+                            shortest: !request.any_length,
                         },
                     )
                 }));

@@ -292,6 +292,7 @@ impl UsiSession {
                         max_nodes: None,
                         stop: &flag,
                         table_mib: crate::search::mate::DEFAULT_MATE_HASH_MIB,
+                        shortest: true,
                     },
                 );
                 let ms = start.elapsed().as_millis() as u64;

@@ -148,7 +148,7 @@ fn staged_generators_partition_the_moves() {
             .copied()
             .filter(|&m| pos.gives_check(m))
             .collect();
-        assert_eq!(checks, expected);
+        assert_eq!(checks, expected, "{sfen}");
         for m in &all {
             assert!(
                 pos.is_pseudo_legal(*m),

@@ -20,6 +20,7 @@ fn solve_with(pos: &Position, max_nodes: Option<u64>, stop: &AtomicBool) -> Mate
             max_nodes,
             stop,
             table_mib: 16,
+            shortest: true,
         },
     )
 }

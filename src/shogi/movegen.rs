@@ -186,6 +186,17 @@ fn board_moves<const LEGAL: bool>(
     targets: Bitboard,
     promo: Promo,
 ) {
+    board_moves_from::<LEGAL>(pos, list, Bitboard::ALL, targets, promo);
+}
+
+/// [`board_moves`] for the pieces on `movers` only.
+fn board_moves_from<const LEGAL: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    movers: Bitboard,
+    targets: Bitboard,
+    promo: Promo,
+) {
     let t = tables();
     let us = pos.side_to_move();
     let occ = pos.occupied();
@@ -197,8 +208,7 @@ fn board_moves<const LEGAL: bool>(
     // Unpinned pawns in bulk: shift the whole set one rank forward. Composed positions may
     // hold pawns on their last rank; they have no moves and must not be shifted into the
     // neighbouring file.
-    let pawns = pos
-        .pieces_of(us, PieceType::Pawn)
+    let pawns = (pos.pieces_of(us, PieceType::Pawn) & movers)
         .and_not(dead_ranks(us, PieceType::Pawn) | pinned);
     let (pawn_to, back) = match us {
         Color::Black => (pawns.shift_up() & targets, 1i32),
@@ -218,9 +228,8 @@ fn board_moves<const LEGAL: bool>(
             list.push(Move::normal(from, to, false));
         }
     }
-    let others = pos
-        .pieces(us)
-        .and_not(pawns | pos.pieces_of_type(PieceType::King));
+    // Pinned pawns and pawns on dead ranks go through the general loop.
+    let others = (pos.pieces(us) & movers).and_not(pawns | pos.pieces_of_type(PieceType::King));
     for from in others {
         let pt = pos.piece_on(from).piece_type();
         let mut att = t.attacks(pt, us, from, occ) & targets;
@@ -340,9 +349,40 @@ fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut Mov
             drops::<LEGAL>(pos, list, between);
         }
         GenType::Checks => {
-            let mut all = MoveList::new();
-            generate_impl::<LEGAL>(pos, GenType::NonEvasions, &mut all);
-            for &m in all.iter() {
+            let them = us.flip();
+            let Some(ksq) = pos.king_square(them) else {
+                return;
+            };
+            // Candidates, then the exact test. A direct check lands on a square from which
+            // some kind of piece attacks the king (the king's own attack sets for the other
+            // colour, over every kind a move can produce). A discovered check moves a piece
+            // off a line between one of ours and the king: those pieces may go anywhere.
+            let t = tables();
+            let occ = pos.occupied();
+            let mut near = Bitboard::EMPTY;
+            for pt in [
+                PieceType::Pawn,
+                PieceType::Lance,
+                PieceType::Knight,
+                PieceType::Silver,
+                PieceType::Gold,
+                PieceType::Horse,
+                PieceType::Dragon,
+            ] {
+                near |= t.attacks(pt, them, ksq, occ);
+            }
+            let discoverers = pos.blockers_for_king(them) & own;
+            let mut candidates = MoveList::new();
+            board_moves_from::<LEGAL>(pos, &mut candidates, !discoverers, near & !own, Promo::Both);
+            board_moves_from::<LEGAL>(pos, &mut candidates, discoverers, !own, Promo::Both);
+            // A king next to the other king "checks" it in pseudo-legal generation only.
+            let king_targets = match pos.king_square(us) {
+                Some(k) if discoverers.has(k) => !own,
+                _ => t.king(ksq) & !own,
+            };
+            king_moves::<LEGAL>(pos, &mut candidates, king_targets);
+            drops::<LEGAL>(pos, &mut candidates, near & empty);
+            for &m in candidates.iter() {
                 if pos.gives_check(m) {
                     list.push(m);
                 }

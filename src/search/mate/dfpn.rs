@@ -105,6 +105,10 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    pub fn wants_shortest(&self) -> bool {
+        self.limits.shortest
+    }
+
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
@@ -211,6 +215,35 @@ impl<'a> Dfpn<'a> {
         }
         let cd = child_depth(depth);
         let mut children: Vec<Child> = moves.iter().map(|&m| self.child(&key, m, cd)).collect();
+        if or {
+            // First look one ply ahead at the checks nothing is known about: a check with no
+            // evasion proves the node at once, and otherwise the number of evasions is a
+            // better first proof number than 1 (df-pn+).
+            for c in children.iter_mut() {
+                if c.value != Lookup::UNKNOWN {
+                    continue;
+                }
+                self.pos.do_move(c.m);
+                let evasions = legal(&self.pos).len() as u32;
+                self.pos.undo_move();
+                if evasions == 0 {
+                    // Stored too, so the main line can be read back from the table.
+                    self.table.store(&c.key, cd, Lookup::proven(0), 1);
+                    let value = Lookup::proven(1);
+                    self.table.store(&key, depth, value, 1);
+                    return value;
+                }
+                c.value = if cd == 0 {
+                    // The defender has a move and the attacker no ply left.
+                    Lookup::disproven(0)
+                } else {
+                    Lookup {
+                        pn: evasions,
+                        ..Lookup::UNKNOWN
+                    }
+                };
+            }
+        }
         loop {
             let value = if or {
                 or_value(&children)

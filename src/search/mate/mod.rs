@@ -41,6 +41,9 @@ pub struct MateLimits<'a> {
     pub stop: &'a AtomicBool,
     /// Size of the proof-number table in MiB.
     pub table_mib: usize,
+    /// Settle the shortest length (true) or answer the first mate proven (false: faster,
+    /// the line is a mate but maybe not the shortest).
+    pub shortest: bool,
 }
 
 /// A finished mate search.
@@ -95,6 +98,9 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
     let mut s = Dfpn::new(pos, limits);
     let root = s.node_key();
     let first = s.mid(root, INFINITE, INFINITE, UNBOUNDED);
+    if std::env::var("MATE_DEBUG").is_ok() {
+        eprintln!("first {:?} nodes {}", first, s.nodes);
+    }
     let mut report = MateReport::timeout();
     if !s.aborted && first.is_disproven() {
         report.result = MateResult::NoMate;
@@ -102,8 +108,12 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
         // Shrink: is there a mate at least two plies shorter?
         let mut len = first.proof_len;
         let mut shortest = len == 1;
-        while len >= 3 {
+        while len >= 3 && s.wants_shortest() {
+            let before = s.nodes;
             let shorter = s.mid(root, INFINITE, INFINITE, len - 2);
+            if std::env::var("MATE_DEBUG").is_ok() {
+                eprintln!("pass {} -> {:?} nodes {}", len - 2, shorter, s.nodes - before);
+            }
             if s.aborted {
                 break;
             }
@@ -149,47 +159,25 @@ fn exact_line(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut remaining = len;
     let found = loop {
-        // Attacker: a check after which mate follows in `remaining - 1`.
-        let mut chosen = None;
-        for &m in s.moves().iter() {
-            s.push(m);
-            let v = resolve(s, remaining - 1);
-            s.pop();
-            match v {
-                None => break,
-                Some(v) if v.is_proven() => {
-                    chosen = Some(m);
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
-        let Some(m) = chosen else { break false };
+        // Attacker: a check after which mate follows in `remaining - 1`. Checks the table
+        // already proves come first; disproving the others may be costly.
+        let checks = by_known_length(s, remaining - 1, false);
+        let Some(m) = first_with(s, &checks, remaining - 1, Lookup::is_proven) else {
+            break false;
+        };
         line.push(m);
         s.push(m);
         if remaining == 1 {
             break true;
         }
         // Defender: a reply that is not mated within `remaining - 4` holds out the full
-        // `remaining - 2`.
-        let mut reply = None;
-        for &r in s.moves().iter() {
-            s.push(r);
-            let v = if remaining >= 4 {
-                resolve(s, remaining - 4)
-            } else {
-                Some(Lookup::disproven(0))
-            };
-            s.pop();
-            match v {
-                None => break,
-                Some(v) if v.is_disproven() => {
-                    reply = Some(r);
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
+        // `remaining - 2`. Replies known to last longest are tried first.
+        let replies = by_known_length(s, remaining - 2, true);
+        let reply = if remaining >= 4 {
+            first_with(s, &replies, remaining - 4, Lookup::is_disproven)
+        } else {
+            replies.first().copied()
+        };
         let Some(r) = reply else { break false };
         line.push(r);
         s.push(r);
@@ -199,6 +187,52 @@ fn exact_line(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
         s.pop();
     }
     found.then_some(line)
+}
+
+/// The moves of the current node ordered by the mate length the table proves for their
+/// children within `depth` (unknown last): shortest first, or longest with `longest`.
+fn by_known_length(s: &mut Dfpn<'_>, depth: u16, longest: bool) -> Vec<Move> {
+    let mut keyed: Vec<(u32, Move)> = Vec::new();
+    for &m in s.moves().iter() {
+        s.push(m);
+        let key = s.node_key();
+        let v = s.table.lookup(&key, depth);
+        s.pop();
+        let len = if v.is_proven() {
+            v.proof_len as u32
+        } else {
+            u32::MAX
+        };
+        let rank = match (longest, v.is_proven()) {
+            (false, _) => len,
+            (true, true) => u32::MAX - 1 - len,
+            (true, false) => u32::MAX,
+        };
+        keyed.push((rank, m));
+    }
+    keyed.sort_by_key(|&(rank, _)| rank);
+    keyed.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The first of `moves` whose child, resolved within `depth`, satisfies `want`. `None`
+/// when none does or the budget ran out.
+fn first_with(
+    s: &mut Dfpn<'_>,
+    moves: &[Move],
+    depth: u16,
+    want: fn(&Lookup) -> bool,
+) -> Option<Move> {
+    for &m in moves {
+        s.push(m);
+        let v = resolve(s, depth);
+        s.pop();
+        match v {
+            None => return None,
+            Some(v) if want(&v) => return Some(m),
+            Some(_) => {}
+        }
+    }
+    None
 }
 
 /// A mating line read from the table alone (when the budget ran out before the shortest
@@ -273,6 +307,7 @@ mod tests {
                 max_nodes: Some(50_000_000),
                 stop: &stop,
                 table_mib: 16,
+                shortest: true,
             },
         )
         .0

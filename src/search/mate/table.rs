@@ -24,6 +24,7 @@ pub const UNBOUNDED: u16 = u16::MAX;
 const NOT_PROVEN: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
+const INITIAL_BYTES: usize = 256 << 10;
 
 /// What the table knows about a node, seen from a given remaining depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +124,8 @@ impl Entry {
 pub struct ProofTable {
     entries: Vec<Packed>,
     clusters: usize,
+    /// Most clusters allowed (`MateHash`); the table starts small and grows up to it.
+    max_clusters: usize,
     used: usize,
     collections: u32,
 }
@@ -164,12 +167,18 @@ impl NodeKey {
 
 impl ProofTable {
     /// A table of about `mib` MiB (at least one cluster).
+    ///
+    /// It starts at 256 KiB and grows fourfold whenever half full, so a short problem
+    /// touches little memory (page faults on a large fresh table cost more than a short
+    /// solve); once at full size, garbage collection makes room instead.
     pub fn new(mib: usize) -> ProofTable {
         let bytes = mib.max(1) << 20;
-        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
+        let max_clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
+        let clusters = max_clusters.min(INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>()));
         ProofTable {
             entries: vec![[0; 5]; clusters * CLUSTER],
             clusters,
+            max_clusters,
             used: 0,
             collections: 0,
         }
@@ -267,8 +276,27 @@ impl ProofTable {
             e.disproof_len = e.disproof_len.max(value.disproof_len);
         }
         self.entries[i] = e.pack();
-        if self.used * 10 > self.entries.len() * 9 {
+        if self.clusters < self.max_clusters {
+            if self.used * 2 > self.entries.len() {
+                self.grow();
+            }
+        } else if self.used * 10 > self.entries.len() * 9 {
             self.collect_garbage();
+        }
+    }
+
+    /// Four times the clusters (at most the maximum), every entry re-placed.
+    fn grow(&mut self) {
+        let clusters = (self.clusters * 4).min(self.max_clusters);
+        let old = std::mem::replace(&mut self.entries, vec![[0; 5]; clusters * CLUSTER]);
+        self.clusters = clusters;
+        self.used = 0;
+        for w in old.iter().filter(|w| w[3] as u32 != 0) {
+            let range = self.cluster(w[0]);
+            if let Some(i) = range.clone().find(|&i| self.entries[i][3] as u32 == 0) {
+                self.entries[i] = *w;
+                self.used += 1;
+            }
         }
     }
 
