@@ -823,8 +823,7 @@ impl Engine {
             .movetime_ms
             .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
         let thread = std::thread::Builder::new()
-            .name("hayanagi-mate".into())
-            .stack_size(mate::SOLVER_STACK_BYTES)
+            .name("hayanagi-mate-job".into())
             .spawn(move || {
                 let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     mate::solve(

@@ -81,16 +81,21 @@ impl MoveList {
 
     /// Keep only the moves for which `f` is true.
     #[inline]
-    pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
-        let mut w = 0;
-        for r in 0..self.len {
-            let m = self.moves[r];
+    /// Like [`MoveList::retain`], for the moves from index `start` on only.
+    pub fn retain_from(&mut self, start: usize, mut f: impl FnMut(Move) -> bool) {
+        let mut kept = start;
+        for i in start..self.len {
+            let m = self.moves[i];
             if f(m) {
-                self.moves[w] = m;
-                w += 1;
+                self.moves[kept] = m;
+                kept += 1;
             }
         }
-        self.len = w;
+        self.len = kept;
+    }
+
+    pub fn retain(&mut self, f: impl FnMut(Move) -> bool) {
+        self.retain_from(0, f);
     }
 
     pub fn contains(&self, m: Move) -> bool {
@@ -372,21 +377,19 @@ fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut Mov
                 near |= t.attacks(pt, them, ksq, occ);
             }
             let discoverers = pos.blockers_for_king(them) & own;
-            let mut candidates = MoveList::new();
-            board_moves_from::<LEGAL>(pos, &mut candidates, !discoverers, near & !own, Promo::Both);
-            board_moves_from::<LEGAL>(pos, &mut candidates, discoverers, !own, Promo::Both);
+            // Candidates go straight into `list` (no second buffer to clear) and are then
+            // filtered in place.
+            let start = list.len();
+            board_moves_from::<LEGAL>(pos, list, !discoverers, near & !own, Promo::Both);
+            board_moves_from::<LEGAL>(pos, list, discoverers, !own, Promo::Both);
             // A king next to the other king "checks" it in pseudo-legal generation only.
             let king_targets = match pos.king_square(us) {
                 Some(k) if discoverers.has(k) => !own,
                 _ => t.king(ksq) & !own,
             };
-            king_moves::<LEGAL>(pos, &mut candidates, king_targets);
-            drops::<LEGAL>(pos, &mut candidates, near & empty);
-            for &m in candidates.iter() {
-                if pos.gives_check(m) {
-                    list.push(m);
-                }
-            }
+            king_moves::<LEGAL>(pos, list, king_targets);
+            drops::<LEGAL>(pos, list, near & empty);
+            list.retain_from(start, |m| pos.gives_check(m));
         }
     }
 }

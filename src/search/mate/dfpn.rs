@@ -13,9 +13,9 @@
 //! Repetition: a child position that already occurs on the current path (or in the game
 //! before the root) is a failure for the attacker: the attacker is the one checking, so a
 //! cycle is a perpetual check or a draw, never a mate. No proof is ever built on a
-//! repetition. Disproofs that depend on a repetition are stored like any other; that can
-//! only lose a mate reachable by another path (the known graph-history interaction), never
-//! invent one.
+//! repetition. Disproofs that depend on a repetition hold for the current path only and are
+//! never stored (storing them is the graph-history interaction: the same position reached
+//! by another path may be a mate); they reach the parents as path-dependent results.
 //!
 //! Thresholds follow df-pn with the 1+epsilon trick (Pawlewicz and Lew): a child may grow
 //! to a quarter more than its best sibling before the search switches, which cuts the
@@ -23,14 +23,16 @@
 
 use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::MateLimits;
-use crate::shogi::{generate_legal, legal, Color, GenType, Move, MoveList, Position};
+use crate::shogi::{generate_legal, legal_moves, Color, GenType, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Deepest path the search follows; beyond it a line counts as failed (path-dependent, like
-/// a repetition). Far beyond any known composed mate (1,525 plies).
-pub const MAX_PATH: usize = 6000;
+/// Deepest path the search follows. A node beyond it is neither proven nor disproven but
+/// made as costly as possible, so the search looks elsewhere and, if nothing else is left,
+/// runs out of budget instead of answering wrongly. Ten times the longest known composed
+/// mate (1,525 plies); the solver's thread has the stack for it.
+pub const MAX_PATH: usize = 16_000;
 
 struct Child {
     m: Move,
@@ -49,6 +51,8 @@ pub struct Dfpn<'a> {
     /// Full keys of the positions on the current path and of the game before the root.
     path: HashMap<u64, u32>,
     path_len: usize,
+    /// Reused move buffer (a fresh `MoveList` costs a 2 KiB clear).
+    scratch: MoveList,
 }
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
@@ -102,6 +106,7 @@ impl<'a> Dfpn<'a> {
             limits,
             path,
             path_len: 0,
+            scratch: MoveList::new(),
         }
     }
 
@@ -131,21 +136,26 @@ impl<'a> Dfpn<'a> {
     }
 
     /// The moves of the current node: checks for the attacker, evasions for the defender.
-    pub fn moves(&self) -> MoveList {
-        let mut list = MoveList::new();
+    pub fn moves(&mut self) -> Vec<Move> {
+        let list = &mut self.scratch;
+        list.clear();
         if self.pos.side_to_move() != self.attacker {
-            return legal(&self.pos);
-        }
-        if self.pos.in_check() {
-            for &m in legal(&self.pos).iter() {
-                if self.pos.gives_check(m) {
-                    list.push(m);
-                }
-            }
+            legal_moves(&self.pos, list);
+        } else if self.pos.in_check() {
+            legal_moves(&self.pos, list);
+            let pos = &self.pos;
+            list.retain(|m| pos.gives_check(m));
         } else {
-            generate_legal(&self.pos, GenType::Checks, &mut list);
+            generate_legal(&self.pos, GenType::Checks, list);
         }
-        list
+        list.as_slice().to_vec()
+    }
+
+    /// Number of legal moves of the current position.
+    fn count_legal(&mut self) -> u32 {
+        self.scratch.clear();
+        legal_moves(&self.pos, &mut self.scratch);
+        self.scratch.len() as u32
     }
 
     /// Is `m` leading back to a position of the path (or of the game)?
@@ -181,8 +191,14 @@ impl<'a> Dfpn<'a> {
             side: key.side.flip(),
             attacker: self.attacker,
         };
-        let value = if self.repeats(m) || self.path_len + 1 >= MAX_PATH {
-            Lookup::disproven(UNBOUNDED)
+        let value = if self.repeats(m) {
+            Lookup::repetition()
+        } else if self.path_len + 1 >= MAX_PATH {
+            Lookup {
+                pn: MAX_FINITE,
+                dn: MAX_FINITE,
+                ..Lookup::UNKNOWN
+            }
         } else if depth == 0 && ck.side == self.attacker {
             // An attacker with no plies left cannot mate.
             Lookup::disproven(0)
@@ -215,6 +231,7 @@ impl<'a> Dfpn<'a> {
         }
         let cd = child_depth(depth);
         let mut children: Vec<Child> = moves.iter().map(|&m| self.child(&key, m, cd)).collect();
+        drop(moves);
         if or {
             // First look one ply ahead at the checks nothing is known about: a check with no
             // evasion proves the node at once, and otherwise the number of evasions is a
@@ -224,7 +241,7 @@ impl<'a> Dfpn<'a> {
                     continue;
                 }
                 self.pos.do_move(c.m);
-                let evasions = legal(&self.pos).len() as u32;
+                let evasions = self.count_legal();
                 self.pos.undo_move();
                 if evasions == 0 {
                     // Stored too, so the main line can be read back from the table.
@@ -299,12 +316,14 @@ fn select(children: &[Child], f: impl Fn(&Child) -> u32) -> (usize, u32) {
     (best, second)
 }
 
-/// OR node: proven by the shortest proven child; disproven when every child is.
+/// OR node: proven by the shortest proven child; disproven when every child is (and then
+/// path-dependent if any of those disproofs is).
 fn or_value(children: &[Child]) -> Lookup {
     let mut pn = INFINITE;
     let mut dn = 0;
     let mut proof: Option<u16> = None;
     let mut disproof = UNBOUNDED;
+    let mut path_dependent = false;
     for c in children {
         let v = &c.value;
         pn = pn.min(v.pn);
@@ -314,12 +333,16 @@ fn or_value(children: &[Child]) -> Lookup {
         }
         if v.is_disproven() {
             disproof = disproof.min(v.disproof_len);
+            path_dependent |= v.path_dependent;
         }
     }
     if let Some(len) = proof {
         Lookup::proven(len + 1)
     } else if dn == 0 {
-        Lookup::disproven(plus_one(disproof))
+        Lookup {
+            path_dependent,
+            ..Lookup::disproven(plus_one(disproof))
+        }
     } else {
         Lookup {
             pn,
@@ -329,13 +352,14 @@ fn or_value(children: &[Child]) -> Lookup {
     }
 }
 
-/// AND node: disproven by any disproven child (the longest bound among them); proven when
-/// every child is, as long as the longest of them.
+/// AND node: disproven by any disproven child (preferring disproofs that hold on any path,
+/// then the longest bound among them); proven when every child is, as long as the longest
+/// of them.
 fn and_value(children: &[Child]) -> Lookup {
     let mut pn = 0;
     let mut dn = INFINITE;
     let mut proof = 0u16;
-    let mut disproof: Option<u16> = None;
+    let mut disproof: Option<(bool, u16)> = None;
     for c in children {
         let v = &c.value;
         pn = saturating_sum(pn, v.pn);
@@ -344,11 +368,16 @@ fn and_value(children: &[Child]) -> Lookup {
             proof = proof.max(v.proof_len);
         }
         if v.is_disproven() {
-            disproof = Some(disproof.map_or(v.disproof_len, |d| d.max(v.disproof_len)));
+            // Ordered: path-independent first, then longer.
+            let candidate = (!v.path_dependent, v.disproof_len);
+            disproof = Some(disproof.map_or(candidate, |d| d.max(candidate)));
         }
     }
-    if let Some(len) = disproof {
-        Lookup::disproven(plus_one(len))
+    if let Some((independent, len)) = disproof {
+        Lookup {
+            path_dependent: !independent,
+            ..Lookup::disproven(plus_one(len))
+        }
     } else if pn == 0 {
         Lookup::proven(proof + 1)
     } else {

@@ -92,8 +92,26 @@ pub fn search_mate(pos: &Position, limits: MateLimits<'_>) -> (MateResult, u64) 
     (report.result, report.nodes)
 }
 
-/// Look for the shortest forced mate by the side to move in `pos`.
+/// Look for the shortest forced mate by the side to move in `pos`. Runs on a thread of its
+/// own with [`SOLVER_STACK_BYTES`] of stack (the search recurses once per ply), so any
+/// caller's thread will do.
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
+    std::thread::scope(|scope| {
+        let solver = std::thread::Builder::new()
+            .name("hayanagi-mate".into())
+            .stack_size(SOLVER_STACK_BYTES)
+            .spawn_scoped(scope, || solve_here(pos, limits));
+        match solver {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: this one has to do.
+            Err(_) => MateReport::timeout(),
+        }
+    })
+}
+
+fn solve_here(pos: &Position, limits: MateLimits<'_>) -> MateReport {
     let start = Instant::now();
     let mut s = Dfpn::new(pos, limits);
     let root = s.node_key();
@@ -193,7 +211,7 @@ fn exact_line(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
 /// children within `depth` (unknown last): shortest first, or longest with `longest`.
 fn by_known_length(s: &mut Dfpn<'_>, depth: u16, longest: bool) -> Vec<Move> {
     let mut keyed: Vec<(u32, Move)> = Vec::new();
-    for &m in s.moves().iter() {
+    for m in s.moves() {
         s.push(m);
         let key = s.node_key();
         let v = s.table.lookup(&key, depth);
@@ -243,7 +261,7 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Vec<Move> {
     while remaining >= 1 && line.len() < dfpn::MAX_PATH {
         let attacker = line.len() % 2 == 0;
         let mut best: Option<(u16, Move)> = None;
-        for &m in s.moves().iter() {
+        for m in s.moves() {
             s.push(m);
             let key = s.node_key();
             let v = s.table.lookup(&key, remaining - 1);

@@ -35,6 +35,10 @@ pub struct Lookup {
     pub proof_len: u16,
     /// Plies within which there is no mate when `dn == 0`.
     pub disproof_len: u16,
+    /// A disproof that rests on a repetition of the current path: true for this path
+    /// only, so it is never stored (storing it is the graph-history-interaction error:
+    /// the same position reached another way may well be a mate).
+    pub path_dependent: bool,
 }
 
 impl Lookup {
@@ -43,6 +47,7 @@ impl Lookup {
         dn: 1,
         proof_len: NOT_PROVEN,
         disproof_len: 0,
+        path_dependent: false,
     };
 
     pub fn proven(len: u16) -> Lookup {
@@ -51,6 +56,7 @@ impl Lookup {
             dn: INFINITE,
             proof_len: len,
             disproof_len: 0,
+            path_dependent: false,
         }
     }
 
@@ -60,6 +66,15 @@ impl Lookup {
             dn: 0,
             proof_len: NOT_PROVEN,
             disproof_len: len,
+            path_dependent: false,
+        }
+    }
+
+    /// A disproof by repetition of the current path.
+    pub fn repetition() -> Lookup {
+        Lookup {
+            path_dependent: true,
+            ..Lookup::disproven(UNBOUNDED)
         }
     }
 
@@ -219,8 +234,7 @@ impl ProofTable {
                 exact = Some(Lookup {
                     pn: e.pn,
                     dn: e.dn,
-                    proof_len: NOT_PROVEN,
-                    disproof_len: 0,
+                    ..Lookup::UNKNOWN
                 });
             }
         }
@@ -229,6 +243,9 @@ impl ProofTable {
 
     /// Record `value` for `key` searched with `depth` plies remaining, after `amount` nodes.
     pub fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
+        if value.path_dependent {
+            return;
+        }
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let range = self.cluster(key.board_key);
         let mut slot = None;

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Try the long composed problems of tests/data/tsume/famous_long_tsume.tsv (those with an
+SFEN, except the paradox problem 最後の審判) with `hayanagi mate`, a time cap each (10
+minutes by default), and replay every reported mate with cshogi.
+
+usage: scripts/long-tsume.py [--cap-s 600] [--mate-hash 4096] [--engine target/release/hayanagi]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import cshogi
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def replay(sfen, moves):
+    b = cshogi.Board(sfen)
+    if len(moves) % 2 == 0:
+        return False
+    for i, m in enumerate(moves):
+        mv = b.move_from_usi(m)
+        if mv == 0 or not b.is_legal(mv):
+            return False
+        b.push(mv)
+        if i % 2 == 0 and not b.is_check():
+            return False
+    return b.is_game_over()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cap-s", type=int, default=600)
+    ap.add_argument("--mate-hash", type=int, default=4096)
+    ap.add_argument("--engine", default=os.path.join(ROOT, "target/release/hayanagi"))
+    ap.add_argument("--file", default=os.path.join(ROOT, "tests/data/tsume/famous_long_tsume.tsv"))
+    args = ap.parse_args()
+    print(f"cap {args.cap_s} s per problem, MateHash {args.mate_hash} MiB", flush=True)
+    print("name\tclaimed\tanswer\tplies\treplay\tnodes\ttime_s", flush=True)
+    with open(args.file, encoding="utf-8") as f:
+        rows = [l.rstrip("\n").split("\t") for l in f if not l.startswith("#") and l.strip()]
+    for row in rows:
+        name, claimed, sfen = row[0], row[1], row[2]
+        if sfen == "-" or "最後の審判" in name:
+            continue
+        out = subprocess.run(
+            [args.engine, "mate", "--sfen", sfen, "--movetime", str(args.cap_s * 1000),
+             "--option", f"MateHash={args.mate_hash}"],
+            capture_output=True, text=True).stdout.splitlines()
+        answer = out[0].split() if out else ["?", "?"]
+        info = out[1].split() if len(out) > 1 else ["", "", "", "0", "", "0"]
+        nodes, ms = int(info[3]), int(info[5])
+        if answer[1] in ("nomate", "timeout", "?"):
+            kind, plies, ok = answer[1], "-", "-"
+        else:
+            moves = answer[1:]
+            kind, plies, ok = "mate", str(len(moves)), "ok" if replay(sfen, moves) else "FAILED"
+        print(f"{name}\t{claimed}\t{kind}\t{plies}\t{ok}\t{nodes}\t{ms / 1000:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
