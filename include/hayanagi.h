@@ -81,6 +81,32 @@
 #define HAYANAGI_EVENT_BESTMOVE 2
 
 /**
+ * The answer of a mate search (`hayanagi_engine_go_mate`); the text is its `checkmate` line.
+ */
+#define HAYANAGI_EVENT_MATE 3
+
+/**
+ * `hayanagi_mate_result.kind`: a forced mate was found (its moves are given).
+ */
+#define HAYANAGI_MATE_FOUND 1
+
+/**
+ * `hayanagi_mate_result.kind`: proven that there is no forced mate.
+ */
+#define HAYANAGI_MATE_NONE 2
+
+/**
+ * `hayanagi_mate_result.kind`: the time or node limit (or stop) came first.
+ */
+#define HAYANAGI_MATE_TIMEOUT 3
+
+/**
+ * `hayanagi_engine_go_mate` flag: answer the first mate proven instead of settling the
+ * shortest (faster; the line is a mate but may be longer than necessary).
+ */
+#define HAYANAGI_MATE_ANY_LENGTH 1
+
+/**
  * Game states for `hayanagi_engine_game_state`.
  */
 #define HAYANAGI_GAME_ONGOING 0
@@ -155,6 +181,27 @@ typedef struct hayanagi_engine_config {
 } hayanagi_engine_config;
 
 /**
+ * The answer of a mate search.
+ */
+typedef struct hayanagi_mate_result {
+  /**
+   * `HAYANAGI_MATE_FOUND`, `HAYANAGI_MATE_NONE` or `HAYANAGI_MATE_TIMEOUT`.
+   */
+  int32_t kind;
+  /**
+   * Length of the mating line in plies (0 unless found).
+   */
+  uint32_t plies;
+  /**
+   * True when no shorter mate exists (false for `HAYANAGI_MATE_ANY_LENGTH` searches and
+   * when the limit came before the shortest length was settled).
+   */
+  bool shortest;
+  uint64_t nodes;
+  uint64_t time_ms;
+} hayanagi_mate_result;
+
+/**
  * One info report.
  */
 typedef struct hayanagi_info {
@@ -203,6 +250,14 @@ typedef void (*hayanagi_bestmove_callback)(void *user_data, const char *bestmove
  * Receives diagnostics. NULL clears the callback.
  */
 typedef void (*hayanagi_log_callback)(void *user_data, const char *message);
+
+/**
+ * Receives the answer of a mate search: the result and its moves (space-separated USI,
+ * empty unless found), both valid during the call only. NULL clears the callback.
+ */
+typedef void (*hayanagi_mate_callback)(void *user_data,
+                                       const struct hayanagi_mate_result *result,
+                                       const char *moves);
 
 /**
  * Receives one USI output line of the text channel (no newline). NULL clears the callback.
@@ -409,6 +464,33 @@ hayanagi_status hayanagi_engine_go(struct hayanagi_engine *engine,
                                    const struct hayanagi_limits *limits);
 
 /**
+ * Start a mate search (df-pn) for the side to move in the current position; returns at
+ * once. `movetime_ms < 0` and `nodes == 0` mean no such limit (with neither, it runs until
+ * `hayanagi_engine_stop`). `flags`: 0 for the shortest mate, or
+ * `HAYANAGI_MATE_ANY_LENGTH`. Exactly one answer follows for every `HAYANAGI_OK`: to the
+ * mate callback, as a `HAYANAGI_EVENT_MATE` event, on the USI channel (`checkmate ...`)
+ * and in `hayanagi_engine_last_mate`; never a best move. It counts as a search: `stop`
+ * ends it (answer `HAYANAGI_MATE_TIMEOUT` unless solved), `wait` waits for it, and
+ * `go`, `set_position` and `set_option` are `HAYANAGI_BUSY` meanwhile. The table size is
+ * the `MateHash` option (MiB).
+ */
+hayanagi_status hayanagi_engine_go_mate(struct hayanagi_engine *engine,
+                                        int64_t movetime_ms,
+                                        uint64_t nodes,
+                                        uint32_t flags);
+
+/**
+ * The answer of the last finished mate search: the result into `out`, its moves
+ * (space-separated USI, empty unless found) into `buf` as for the other text getters.
+ * `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine.
+ */
+hayanagi_status hayanagi_engine_last_mate(const struct hayanagi_engine *engine,
+                                          struct hayanagi_mate_result *out,
+                                          char *buf,
+                                          size_t cap,
+                                          size_t *out_len);
+
+/**
  * Ask the search to finish now. Never blocks; a no-op when idle; allowed in callbacks.
  */
 hayanagi_status hayanagi_engine_stop(struct hayanagi_engine *engine);
@@ -455,6 +537,15 @@ hayanagi_status hayanagi_engine_set_log_callback(struct hayanagi_engine *engine,
                                                  hayanagi_log_callback callback,
                                                  void *user_data,
                                                  hayanagi_free_callback user_data_free);
+
+/**
+ * Set (or clear, with NULL) the mate callback: the answer of each mate search
+ * (`hayanagi_engine_go_mate`), on the search thread. `HAYANAGI_BUSY` while searching.
+ */
+hayanagi_status hayanagi_engine_set_mate_callback(struct hayanagi_engine *engine,
+                                                  hayanagi_mate_callback callback,
+                                                  void *user_data,
+                                                  hayanagi_free_callback user_data_free);
 
 /**
  * Set (or clear) the receiver of the USI text channel's output: every line the engine

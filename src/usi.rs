@@ -8,16 +8,14 @@
 //! session: it is answered with `info string error: ...`.
 
 use crate::bench::run_bench;
-use crate::engine::{option_specs, Engine, EngineError, OptionKind};
+use crate::engine::{option_specs, Engine, EngineError, MateRequest, OptionKind};
 use crate::eval::Evaluator;
-use crate::search::mate::{search_mate, MateLimits, MateResult};
+use crate::search::mate::MateReport;
 use crate::search::{BestMove, Info, Limits};
 use crate::shogi::perft::perft;
 use crate::shogi::{legal, Color, Position, Square, Validation};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Where the session's lines go (one line per call, without a newline).
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
@@ -36,6 +34,12 @@ pub fn attach(engine: &Engine, out: &Output) {
     let o = out.clone();
     engine.set_bestmove_sink(Some(Box::new(move |b: &BestMove| o(&b.to_usi()))));
     let o = out.clone();
+    engine.set_mate_sink(Some(Box::new(move |r: &MateReport| {
+        for line in mate_lines(r) {
+            o(&line);
+        }
+    })));
+    let o = out.clone();
     engine.set_log_sink(Some(Box::new(move |m: &str| {
         for line in info_string_lines(m) {
             o(&line);
@@ -43,23 +47,28 @@ pub fn attach(engine: &Engine, out: &Output) {
     })));
 }
 
+/// The USI answer to `go mate`: an `info` line with the search's figures, then the
+/// `checkmate` line.
+pub fn mate_lines(r: &MateReport) -> [String; 2] {
+    [
+        format!(
+            "info nodes {} time {} nps {}",
+            r.nodes,
+            r.time_ms,
+            r.nodes * 1000 / r.time_ms.max(1)
+        ),
+        r.to_usi(),
+    ]
+}
+
 /// A library message as USI `info string` lines (one per line of the message).
 pub fn info_string_lines(msg: &str) -> impl Iterator<Item = String> + '_ {
     msg.lines().map(|line| format!("info string {line}"))
 }
 
-/// A running `go mate`.
-struct MateJob {
-    stop: Arc<AtomicBool>,
-    /// Set once the `checkmate` line is out: the job is then as good as finished.
-    answered: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-}
-
 /// The state of one USI conversation.
 pub struct UsiSession {
     out: Output,
-    mate: Option<MateJob>,
 }
 
 const KEYWORDS: [&str; 14] = [
@@ -81,7 +90,7 @@ const KEYWORDS: [&str; 14] = [
 
 impl UsiSession {
     pub fn new(out: Output) -> UsiSession {
-        UsiSession { out, mate: None }
+        UsiSession { out }
     }
 
     fn say(&self, line: &str) {
@@ -92,46 +101,11 @@ impl UsiSession {
         self.say(&format!("info string error: {msg}"));
     }
 
-    /// True while a mate search runs (the engine itself answers `Busy` for its searches,
-    /// and waits for a search that is only delivering its best move).
-    fn mate_running(&mut self) -> bool {
-        // A GUI answers `checkmate` at once with new commands: a job that has written its
-        // answer is only exiting, so wait for it rather than refusing.
-        if self
-            .mate
-            .as_ref()
-            .is_some_and(|j| j.handle.is_finished() || j.answered.load(Ordering::Acquire))
-        {
-            self.join_mate();
-        }
-        self.mate.is_some()
-    }
-
-    fn join_mate(&mut self) {
-        if let Some(job) = self.mate.take() {
-            // The job catches nothing: a panic there is a bug; report it, do not propagate.
-            if job.handle.join().is_err() {
-                self.error("the mate search failed");
-            }
-        }
-    }
-
-    fn stop_mate(&self) {
-        if let Some(job) = &self.mate {
-            job.stop.store(true, Ordering::Release);
-        }
-    }
-
-    fn stop_all(&mut self, engine: &Engine) {
-        engine.stop();
-        self.stop_mate();
-    }
-
-    /// Stop everything and wait until the final `bestmove` / `checkmate` line is out.
+    /// Stop any search (a `go mate` is a search too) and wait until its final `bestmove` /
+    /// `checkmate` line is out.
     pub fn finish(&mut self, engine: &Engine) {
-        self.stop_all(engine);
+        engine.stop();
         engine.wait(None);
-        self.join_mate();
     }
 
     /// Handle one command line.
@@ -160,21 +134,17 @@ impl UsiSession {
                 }
             }
             "position" => {
-                if self.mate_running() {
-                    self.error("position: a mate search is running; send stop first");
-                } else {
-                    // Composed positions (problems with extra pieces, immobile pieces on the
-                    // last ranks) are accepted: GUIs send them for analysis and `go mate`.
-                    let result = Position::from_usi_position_with(rest, Validation::Composed)
-                        .map_err(EngineError::Position)
-                        .and_then(|p| engine.set_position_value(p));
-                    if let Err(e) = result {
-                        self.error(format!("position: {e}; the previous position is kept"));
-                    }
+                // Composed positions (problems with extra pieces, immobile pieces on the
+                // last ranks) are accepted: GUIs send them for analysis and `go mate`.
+                let result = Position::from_usi_position_with(rest, Validation::Composed)
+                    .map_err(EngineError::Position)
+                    .and_then(|p| engine.set_position_value(p));
+                if let Err(e) = result {
+                    self.error(format!("position: {e}; the previous position is kept"));
                 }
             }
             "go" => self.go(engine, rest),
-            "stop" => self.stop_all(engine),
+            "stop" => engine.stop(),
             "ponderhit" => engine.ponderhit(),
             "gameover" => {
                 if !matches!(rest, "win" | "lose" | "draw") {
@@ -251,11 +221,6 @@ impl UsiSession {
     }
 
     fn go(&mut self, engine: &Engine, rest: &str) {
-        if self.mate_running() {
-            self.error("go: a mate search is running; send stop first");
-            return;
-        }
-
         let pos = engine.position();
         let request = match parse_go(rest, &pos) {
             Ok(r) => r,
@@ -270,57 +235,15 @@ impl UsiSession {
                     self.error(format!("go: {e}"));
                 }
             }
-            GoRequest::Mate(ms) => self.go_mate(pos, ms),
-        }
-    }
-
-    fn go_mate(&mut self, pos: Position, ms: Option<u64>) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let out = self.out.clone();
-        let flag = stop.clone();
-        let answered = Arc::new(AtomicBool::new(false));
-        let done = answered.clone();
-        let deadline = ms.map(|ms| Instant::now() + Duration::from_millis(ms));
-        let handle = std::thread::Builder::new()
-            .name("hayanagi-mate".into())
-            .spawn(move || {
-                let start = Instant::now();
-                let (result, nodes) = search_mate(
-                    &pos,
-                    MateLimits {
-                        deadline,
-                        max_nodes: None,
-                        stop: &flag,
-                        table_mib: crate::search::mate::DEFAULT_MATE_HASH_MIB,
-                        shortest: true,
-                    },
-                );
-                let ms = start.elapsed().as_millis() as u64;
-                let answer = match result {
-                    MateResult::Mate(line) => {
-                        let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
-                        format!("checkmate {}", moves.join(" "))
-                    }
-                    MateResult::NoMate => "checkmate nomate".into(),
-                    MateResult::Timeout => "checkmate timeout".into(),
+            GoRequest::Mate(ms) => {
+                let request = MateRequest {
+                    movetime_ms: ms,
+                    ..MateRequest::default()
                 };
-                // Before the answer goes out: a GUI may react to it at once.
-                done.store(true, Ordering::Release);
-                out(&format!(
-                    "info nodes {nodes} time {ms} nps {}",
-                    nodes * 1000 / ms.max(1)
-                ));
-                out(&answer);
-            });
-        match handle {
-            Ok(handle) => {
-                self.mate = Some(MateJob {
-                    stop,
-                    answered,
-                    handle,
-                })
+                if let Err(e) = engine.go_mate(request) {
+                    self.error(format!("go mate: {e}"));
+                }
             }
-            Err(e) => self.error(format!("go mate: cannot start a thread: {e}")),
         }
     }
 
@@ -384,13 +307,6 @@ impl UsiSession {
             }
             Err(e) => self.error(format!("bench: {e}")),
         }
-    }
-}
-
-impl Drop for UsiSession {
-    fn drop(&mut self) {
-        self.stop_mate();
-        self.join_mate();
     }
 }
 

@@ -223,9 +223,9 @@ fn go_mate_answers_checkmate_nomate_or_timeout() {
         pos.in_check() && legal(&pos).is_empty(),
         "{line} does not mate"
     );
-    // A long problem with 1 ms: timeout.
-    let long = rows.iter().find(|r| r[1] == "11").unwrap();
-    e.send(&format!("position sfen {}", long[0]));
+    // A 1,525-ply problem (Microcosmos) with 1 ms: timeout.
+    let long = tsv_rows("tsume/famous_long_tsume.tsv");
+    e.send(&format!("position sfen {}", long[0][2]));
     e.send("go mate 1");
     let (line, _) = e.expect_prefix("checkmate");
     assert_eq!(line, "checkmate timeout");

@@ -24,7 +24,8 @@ mod types;
 
 pub use types::*;
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, MateRequest};
+use crate::search::mate::MateReport;
 use crate::eval::Evaluator;
 use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
@@ -101,6 +102,7 @@ struct Callbacks {
     owner: *const hayanagi_engine,
     info: RwLock<Slot<hayanagi_info_callback>>,
     bestmove: RwLock<Slot<hayanagi_bestmove_callback>>,
+    mate: RwLock<Slot<hayanagi_mate_callback>>,
     log: RwLock<Slot<hayanagi_log_callback>>,
     usi: RwLock<Slot<hayanagi_usi_output_callback>>,
     events: Mutex<Option<VecDeque<Event>>>,
@@ -181,6 +183,27 @@ impl Callbacks {
             let _g = CallbackGuard::enter(self.owner);
             // SAFETY: host function; the strings live until the call returns.
             unsafe { f(slot.user_data, best_c.as_ptr(), ponder_ptr) };
+        }
+    }
+
+    fn on_mate(&self, r: &MateReport) {
+        for line in crate::usi::mate_lines(r) {
+            self.on_usi_line(&line);
+        }
+        if let Some(q) = self.events.lock().as_mut() {
+            q.push_back(Event {
+                kind: HAYANAGI_EVENT_MATE,
+                info: None,
+                text: r.to_usi(),
+            });
+        }
+        let slot = self.mate.read();
+        if let Some(f) = slot.f {
+            let result = types::mate_result_to_c(r);
+            let moves = CString::new(types::mate_moves(r)).unwrap_or_default();
+            let _g = CallbackGuard::enter(self.owner);
+            // SAFETY: host function; the struct and the string live until the call returns.
+            unsafe { f(slot.user_data, &result, moves.as_ptr()) };
         }
     }
 
@@ -436,6 +459,7 @@ pub extern "C" fn hayanagi_engine_new(
                 owner: std::ptr::null(),
                 info: RwLock::new(Slot::empty()),
                 bestmove: RwLock::new(Slot::empty()),
+                mate: RwLock::new(Slot::empty()),
                 log: RwLock::new(Slot::empty()),
                 usi: RwLock::new(Slot::empty()),
                 events: Mutex::new(None),
@@ -455,6 +479,10 @@ pub extern "C" fn hayanagi_engine_new(
         handle
             .engine
             .set_bestmove_sink(Some(Box::new(move |b: &BestMove| cb.on_bestmove(b))));
+        let cb = handle.callbacks.clone();
+        handle
+            .engine
+            .set_mate_sink(Some(Box::new(move |r: &MateReport| cb.on_mate(r))));
         let cb = handle.callbacks.clone();
         handle
             .engine
@@ -694,6 +722,72 @@ pub extern "C" fn hayanagi_engine_go(
     })
 }
 
+/// Start a mate search (df-pn) for the side to move in the current position; returns at
+/// once. `movetime_ms < 0` and `nodes == 0` mean no such limit (with neither, it runs until
+/// `hayanagi_engine_stop`). `flags`: 0 for the shortest mate, or
+/// `HAYANAGI_MATE_ANY_LENGTH`. Exactly one answer follows for every `HAYANAGI_OK`: to the
+/// mate callback, as a `HAYANAGI_EVENT_MATE` event, on the USI channel (`checkmate ...`)
+/// and in `hayanagi_engine_last_mate`; never a best move. It counts as a search: `stop`
+/// ends it (answer `HAYANAGI_MATE_TIMEOUT` unless solved), `wait` waits for it, and
+/// `go`, `set_position` and `set_option` are `HAYANAGI_BUSY` meanwhile. The table size is
+/// the `MateHash` option (MiB).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_go_mate(
+    engine: *mut hayanagi_engine,
+    movetime_ms: i64,
+    nodes: u64,
+    flags: u32,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_REENTRANT,
+                "hayanagi_engine_go_mate called from the engine's own callback",
+            );
+        }
+        if flags & !HAYANAGI_MATE_ANY_LENGTH != 0 {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                format!("unknown mate flags {flags:#x}"),
+            );
+        }
+        let request = MateRequest {
+            movetime_ms: (movetime_ms >= 0).then_some(movetime_ms as u64),
+            nodes: (nodes > 0).then_some(nodes),
+            any_length: flags & HAYANAGI_MATE_ANY_LENGTH != 0,
+        };
+        match e.engine.go_mate(request) {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// The answer of the last finished mate search: the result into `out`, its moves
+/// (space-separated USI, empty unless found) into `buf` as for the other text getters.
+/// `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_last_mate(
+    engine: *const hayanagi_engine,
+    out: *mut hayanagi_mate_result,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let Some(report) = e.engine.last_mate() else {
+            return e.fail(HAYANAGI_INVALID_ARG, "no mate search has finished");
+        };
+        // SAFETY: non-null out-param.
+        unsafe { out.write(types::mate_result_to_c(&report)) };
+        let st = copy_out(&types::mate_moves(&report), buf, cap, out_len);
+        e.report_copy(st, buf, "buffer too small for the mate moves")
+    })
+}
+
 /// Ask the search to finish now. Never blocks; a no-op when idle; allowed in callbacks.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_stop(engine: *mut hayanagi_engine) -> hayanagi_status {
@@ -817,6 +911,18 @@ pub extern "C" fn hayanagi_engine_set_log_callback(
     user_data_free: hayanagi_free_callback,
 ) -> hayanagi_status {
     set_slot(engine, |c| &c.log, callback, user_data, user_data_free)
+}
+
+/// Set (or clear, with NULL) the mate callback: the answer of each mate search
+/// (`hayanagi_engine_go_mate`), on the search thread. `HAYANAGI_BUSY` while searching.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_mate_callback(
+    engine: *mut hayanagi_engine,
+    callback: hayanagi_mate_callback,
+    user_data: *mut c_void,
+    user_data_free: hayanagi_free_callback,
+) -> hayanagi_status {
+    set_slot(engine, |c| &c.mate, callback, user_data, user_data_free)
 }
 
 /// Set (or clear) the receiver of the USI text channel's output: every line the engine

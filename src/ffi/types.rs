@@ -52,6 +52,18 @@ pub const HAYANAGI_BOUND_UPPER: i32 = 2;
 pub const HAYANAGI_EVENT_NONE: i32 = 0;
 pub const HAYANAGI_EVENT_INFO: i32 = 1;
 pub const HAYANAGI_EVENT_BESTMOVE: i32 = 2;
+/// The answer of a mate search (`hayanagi_engine_go_mate`); the text is its `checkmate` line.
+pub const HAYANAGI_EVENT_MATE: i32 = 3;
+
+/// `hayanagi_mate_result.kind`: a forced mate was found (its moves are given).
+pub const HAYANAGI_MATE_FOUND: i32 = 1;
+/// `hayanagi_mate_result.kind`: proven that there is no forced mate.
+pub const HAYANAGI_MATE_NONE: i32 = 2;
+/// `hayanagi_mate_result.kind`: the time or node limit (or stop) came first.
+pub const HAYANAGI_MATE_TIMEOUT: i32 = 3;
+/// `hayanagi_engine_go_mate` flag: answer the first mate proven instead of settling the
+/// shortest (faster; the line is a mate but may be longer than necessary).
+pub const HAYANAGI_MATE_ANY_LENGTH: u32 = 1;
 
 /// Game states for `hayanagi_engine_game_state`.
 pub const HAYANAGI_GAME_ONGOING: i32 = 0;
@@ -185,6 +197,49 @@ pub(super) fn empty_event() -> hayanagi_event {
     }
 }
 
+/// The answer of a mate search.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_mate_result {
+    /// `HAYANAGI_MATE_FOUND`, `HAYANAGI_MATE_NONE` or `HAYANAGI_MATE_TIMEOUT`.
+    pub kind: i32,
+    /// Length of the mating line in plies (0 unless found).
+    pub plies: u32,
+    /// True when no shorter mate exists (false for `HAYANAGI_MATE_ANY_LENGTH` searches and
+    /// when the limit came before the shortest length was settled).
+    pub shortest: bool,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+pub(super) fn mate_result_to_c(r: &crate::search::mate::MateReport) -> hayanagi_mate_result {
+    use crate::search::mate::MateResult;
+    let (kind, plies) = match &r.result {
+        MateResult::Mate(line) => (HAYANAGI_MATE_FOUND, line.len() as u32),
+        MateResult::NoMate => (HAYANAGI_MATE_NONE, 0),
+        MateResult::Timeout => (HAYANAGI_MATE_TIMEOUT, 0),
+    };
+    hayanagi_mate_result {
+        kind,
+        plies,
+        shortest: r.shortest,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+    }
+}
+
+/// The moves of a mate answer, space-separated USI ("" unless a mate was found).
+pub(super) fn mate_moves(r: &crate::search::mate::MateReport) -> String {
+    match &r.result {
+        crate::search::mate::MateResult::Mate(line) => line
+            .iter()
+            .map(|m| m.usi())
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
+
 /// A transposition-table probe.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -228,6 +283,15 @@ pub type hayanagi_info_callback = Option<
 /// Receives the best move (`ponder` may be NULL). NULL clears the callback.
 pub type hayanagi_bestmove_callback = Option<
     unsafe extern "C" fn(user_data: *mut c_void, bestmove: *const c_char, ponder: *const c_char),
+>;
+/// Receives the answer of a mate search: the result and its moves (space-separated USI,
+/// empty unless found), both valid during the call only. NULL clears the callback.
+pub type hayanagi_mate_callback = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        result: *const hayanagi_mate_result,
+        moves: *const c_char,
+    ),
 >;
 /// Receives diagnostics. NULL clears the callback.
 pub type hayanagi_log_callback =
