@@ -231,3 +231,61 @@ fn usi_subcommand_speaks_usi() {
         "{text}"
     );
 }
+
+/// `hayanagi mate`: exactly two lines, exit 0, for each of the three answers.
+fn mate_cli(args: &[&str]) -> (String, u64) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let info: Vec<&str> = lines[1].split(' ').collect();
+    assert_eq!(info.len(), 6, "{}", lines[1]);
+    assert_eq!(&info[..3], ["info", "string", "nodes"]);
+    assert_eq!(info[4], "time_ms");
+    let nodes: u64 = info[3].parse().unwrap();
+    info[5].parse::<u64>().unwrap();
+    (lines[0].to_string(), nodes)
+}
+
+#[test]
+fn mate_prints_one_answer_and_its_figures() {
+    // rules.tsv R02, R01.
+    let (answer, nodes) = mate_cli(&["mate", "--sfen", "4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1"]);
+    assert_eq!(answer, "checkmate 7b6b");
+    assert!(nodes > 0);
+    let (answer, _) = mate_cli(&["mate", "--sfen", "7lk/9/8S/9/9/9/9/7L1/8K b P 1"]);
+    assert_eq!(answer, "checkmate nomate");
+    // A tsume problem (no attacking king) with --moves: after the first two moves of a
+    // mate in 3, the mate in 1 that remains.
+    let (answer, _) = mate_cli(&[
+        "mate",
+        "--sfen",
+        "l1+R5l/2pS5/p2pp+P1pp/2k3p2/2N4P1/PP2R1P1P/2+pPP1N2/2GSG1bs1/LN1K4L b 2GSNPbp 73",
+        "--movetime",
+        "30000",
+    ]);
+    let moves: Vec<&str> = answer.split(' ').skip(1).collect();
+    assert_eq!(moves.len(), 3, "{answer}");
+    let played = format!("{} {}", moves[0], moves[1]);
+    let (answer, _) = mate_cli(&[
+        "mate",
+        "--sfen",
+        "l1+R5l/2pS5/p2pp+P1pp/2k3p2/2N4P1/PP2R1P1P/2+pPP1N2/2GSG1bs1/LN1K4L b 2GSNPbp 73",
+        "--moves",
+        &played,
+    ]);
+    assert_eq!(answer, format!("checkmate {}", moves[2]));
+    // Microcosmos (1,525 plies) with a node budget: timeout.
+    let (answer, _) = mate_cli(&[
+        "mate",
+        "--sfen",
+        "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",
+        "--nodes",
+        "20000",
+    ]);
+    assert_eq!(answer, "checkmate timeout");
+    // Bad input is still an error with status 2.
+    let (code, _, err) = run(&["mate", "--sfen", "nonsense"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("hayanagi: "), "{err}");
+}

@@ -136,3 +136,44 @@ fn limits_and_stop_give_timeout() {
     let r = solve_with(&pos, None, &AtomicBool::new(true));
     assert_eq!(r.result, MateResult::Timeout);
 }
+
+#[test]
+fn engine_go_mate_answers_once_and_is_a_search() {
+    use hayanagi::engine::{Engine, MateRequest};
+    use std::sync::{Arc, Mutex};
+    let engine = Engine::new();
+    let answers: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = answers.clone();
+    engine.set_mate_sink(Some(Box::new(move |r: &MateReport| {
+        sink.lock().unwrap().push(r.to_usi());
+    })));
+    let bestmoves = Arc::new(Mutex::new(0));
+    let count = bestmoves.clone();
+    engine.set_bestmove_sink(Some(Box::new(move |_| *count.lock().unwrap() += 1)));
+    engine
+        .set_position("sfen 4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1")
+        .unwrap();
+    let r = engine.mate_blocking(MateRequest::default()).unwrap();
+    assert_eq!(r.to_usi(), "checkmate 7b6b");
+    assert!(r.shortest);
+    assert_eq!(*answers.lock().unwrap(), ["checkmate 7b6b"]);
+    // Microcosmos with no limit: busy until stopped, then one timeout answer.
+    let long = common::tsv_rows("tsume/famous_long_tsume.tsv");
+    engine.set_position(&format!("sfen {}", long[0][2])).unwrap();
+    engine.go_mate(MateRequest::default()).unwrap();
+    assert!(engine.is_searching());
+    assert_eq!(
+        engine.go_mate(MateRequest::default()),
+        Err(hayanagi::engine::EngineError::Busy)
+    );
+    assert_eq!(
+        engine.set_position("startpos"),
+        Err(hayanagi::engine::EngineError::Busy)
+    );
+    assert!(!engine.wait(Some(Duration::from_millis(30))));
+    engine.stop();
+    assert!(engine.wait(Some(Duration::from_secs(60))));
+    assert_eq!(answers.lock().unwrap().len(), 2);
+    assert_eq!(answers.lock().unwrap()[1], "checkmate timeout");
+    assert_eq!(*bestmoves.lock().unwrap(), 0);
+}

@@ -525,6 +525,7 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         drop(boxed); // stops and joins the search thread
         callbacks.info.write().release();
         callbacks.bestmove.write().release();
+        callbacks.mate.write().release();
         callbacks.log.write().release();
         callbacks.usi.write().release();
         HAYANAGI_OK
