@@ -28,10 +28,16 @@ fn main() {
     let stop = AtomicBool::new(false);
     let (mut solved, mut exact, mut nodes, mut count) = (0, 0, 0u64, 0);
     let start = Instant::now();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut fields = line.split('\t');
         let sfen = fields.next().unwrap();
-        let plies: usize = fields.next().and_then(|p| p.trim().parse().ok()).unwrap_or(0);
+        let plies: usize = fields
+            .next()
+            .and_then(|p| p.trim().parse().ok())
+            .unwrap_or(0);
         let pos = Position::from_sfen_with(sfen, Validation::Composed).expect("sfen");
         let report = solve(
             &pos,

@@ -44,6 +44,10 @@ pub fn run_bench(
     out: &mut dyn FnMut(&str),
 ) -> Result<BenchSummary, EngineError> {
     let mut nodes = 0u64;
+    // The side mate solver ends searches whenever it wins the race: the node signature
+    // would depend on timing. The bench measures the search alone.
+    let root_mate = engine.options().root_mate;
+    engine.set_option("RootMateSearch", "false")?;
     let start = Instant::now();
     let last: Arc<Mutex<Option<Info>>> = Default::default();
     let sink = last.clone();
@@ -65,6 +69,7 @@ pub fn run_bench(
         Ok(())
     })();
     engine.set_info_sink(None);
+    engine.set_option("RootMateSearch", if root_mate { "true" } else { "false" })?;
     result?;
     Ok(BenchSummary {
         nodes,

@@ -12,13 +12,14 @@
 //! Sinks run on the engine's search thread.
 
 use crate::book::Book;
+use crate::search::mate::root::RootMate;
 use crate::search::mate::{self, MateLimits, MateReport, DEFAULT_MATE_HASH_MIB};
 use crate::search::skill::{Skill, FULL_STRENGTH};
 use crate::search::threads::{Job, ParallelMode, ThreadPool};
 use crate::search::time::{TimeManager, TimeOptions};
 use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
 use crate::search::worker::{Control, Features, SearchConfig, SearchResult, NEVER_RESIGN};
-use crate::search::{BestMove, Info, Limits, Report, Score};
+use crate::search::{mate_in, BestMove, Info, Limits, Report, Score, ScoreBound};
 use crate::shogi::rules::DeclarationRule;
 use crate::shogi::{Move, Position, PositionError};
 use crate::util::rng::Rng;
@@ -69,8 +70,11 @@ pub struct EngineOptions {
     /// `BookFile`: a YaneuraOu DB2016 text book, loaded at `ready`.
     pub book_file: String,
     /// `MateHash`: size of the mate solver's proof-number table in MiB (default 64),
-    /// allocated per mate search.
+    /// allocated per mate search (it starts small and grows up to this).
     pub mate_hash_mib: usize,
+    /// `RootMateSearch`: run the mate solver on a thread of its own beside each normal
+    /// search; a proven mate ends the search and is played (default true).
+    pub root_mate: bool,
 }
 
 impl Default for EngineOptions {
@@ -92,6 +96,7 @@ impl Default for EngineOptions {
             own_book: false,
             book_file: String::new(),
             mate_hash_mib: DEFAULT_MATE_HASH_MIB,
+            root_mate: true,
         }
     }
 }
@@ -139,7 +144,18 @@ pub fn option_specs() -> Vec<OptionSpec> {
     vec![
         spin("USI_Hash", d.hash_mib as i64, 1, MAX_HASH_MIB as i64),
         spin("Threads", d.threads as i64, 1, 256),
-        spin("MateHash", d.mate_hash_mib as i64, 1, MAX_MATE_HASH_MIB as i64),
+        spin(
+            "MateHash",
+            d.mate_hash_mib as i64,
+            1,
+            MAX_MATE_HASH_MIB as i64,
+        ),
+        OptionSpec {
+            name: "RootMateSearch",
+            kind: Check {
+                default: d.root_mate,
+            },
+        },
         spin("MultiPV", d.multipv as i64, 1, 32),
         OptionSpec {
             name: "USI_Ponder",
@@ -447,6 +463,7 @@ impl Engine {
             }
             "threads" => opts.threads = number(1, 256)? as usize,
             "matehash" => opts.mate_hash_mib = number(1, MAX_MATE_HASH_MIB as u64)? as usize,
+            "rootmatesearch" => opts.root_mate = boolean()?,
             "usi_ponder" => opts.ponder = boolean()?,
             "networkdelay2" => opts.time.network_delay2 = number(0, 10_000)?,
             "maxmovestodraw" => opts.max_moves_to_draw = number(0, 100_000)? as u32,
@@ -674,6 +691,19 @@ impl Engine {
         } else {
             None
         };
+        // The side solver only where its answer is the one to play: one line, every root
+        // move allowed, full strength, no book move.
+        let side_mate = (opts.root_mate
+            && opts.multipv == 1
+            && limits.multipv.map_or(true, |n| n == 1)
+            && limits.searchmoves.is_empty()
+            && opts.skill_level == FULL_STRENGTH
+            && book_move.is_none())
+        .then(|| RootMate::start(pos.clone(), control.clone(), opts.mate_hash_mib))
+        .flatten();
+        // `done` runs once but must be `Fn`: the solver is taken out of a slot.
+        let side_mate = Mutex::new(side_mate);
+        let started = std::time::Instant::now();
         let config = SearchConfig {
             multipv: opts.multipv,
             declaration: opts.declaration,
@@ -699,7 +729,10 @@ impl Engine {
             done: Box::new(move |result: Option<SearchResult>| {
                 let sinks = shared.sinks.clone();
                 let best = match result {
-                    Some(r) => {
+                    Some(mut r) => {
+                        if let Some(line) = side_mate.lock().take().and_then(RootMate::finish) {
+                            play_root_mate(&mut r, &line, &shared, started);
+                        }
                         let best = r.best;
                         *shared.last_result.lock() = Some(r);
                         best
@@ -787,6 +820,43 @@ impl Engine {
         self.wait(None);
         self.last_result()
             .ok_or_else(|| EngineError::SearchFailed("the search thread panicked".into()))
+    }
+}
+
+/// The side solver proved a mate: play its first move and report its line, unless the
+/// search itself found a mate at least as short (or answered a declaration win).
+fn play_root_mate(
+    r: &mut SearchResult,
+    line: &[Move],
+    shared: &Shared,
+    started: std::time::Instant,
+) {
+    if !matches!(r.best, BestMove::Move { .. }) || line.is_empty() {
+        return;
+    }
+    if r.score.is_some_and(|s| s >= mate_in(line.len())) {
+        return;
+    }
+    r.best = BestMove::Move {
+        best: line[0],
+        ponder: line.get(1).copied(),
+    };
+    r.score = Some(mate_in(line.len()));
+    let time_ms = started.elapsed().as_millis() as u64;
+    let info = Info {
+        depth: r.depth.max(1),
+        seldepth: line.len() as u32,
+        multipv: 1,
+        score: Score::Mate(line.len() as i32),
+        bound: ScoreBound::Exact,
+        nodes: r.nodes,
+        nps: r.nodes * 1000 / time_ms.max(1),
+        time_ms,
+        hashfull: shared.tt.read().hashfull_permille(),
+        pv: line.to_vec(),
+    };
+    if let Some(f) = &shared.sinks.read().info {
+        f(&info);
     }
 }
 

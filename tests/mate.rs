@@ -90,10 +90,16 @@ fn no_mate_in_one_set_never_reports_mate_in_one() {
 #[test]
 fn pawn_drop_mate_is_no_mate() {
     // rules.tsv R01: P*1b would mate but is illegal; nothing else mates.
-    assert_eq!(solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1").result, MateResult::NoMate);
+    assert_eq!(
+        solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1").result,
+        MateResult::NoMate
+    );
     // With a lance in hand instead the same drop square mates.
     let r = solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b L 1");
-    assert!(matches!(r.result, MateResult::Mate(ref l) if l.len() == 1), "{r:?}");
+    assert!(
+        matches!(r.result, MateResult::Mate(ref l) if l.len() == 1),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -101,10 +107,9 @@ fn defender_pawn_drop_cannot_be_mate_either() {
     // R02: the only mate is 7b6b (mate in one).
     let r = solve_sfen("4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1");
     match r.result {
-        MateResult::Mate(line) => assert_eq!(
-            line.iter().map(|m| m.usi()).collect::<Vec<_>>(),
-            ["7b6b"]
-        ),
+        MateResult::Mate(line) => {
+            assert_eq!(line.iter().map(|m| m.usi()).collect::<Vec<_>>(), ["7b6b"])
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -159,7 +164,9 @@ fn engine_go_mate_answers_once_and_is_a_search() {
     assert_eq!(*answers.lock().unwrap(), ["checkmate 7b6b"]);
     // Microcosmos with no limit: busy until stopped, then one timeout answer.
     let long = common::tsv_rows("tsume/famous_long_tsume.tsv");
-    engine.set_position(&format!("sfen {}", long[0][2])).unwrap();
+    engine
+        .set_position(&format!("sfen {}", long[0][2]))
+        .unwrap();
     engine.go_mate(MateRequest::default()).unwrap();
     assert!(engine.is_searching());
     assert_eq!(
@@ -176,4 +183,49 @@ fn engine_go_mate_answers_once_and_is_a_search() {
     assert_eq!(answers.lock().unwrap().len(), 2);
     assert_eq!(answers.lock().unwrap()[1], "checkmate timeout");
     assert_eq!(*bestmoves.lock().unwrap(), 0);
+}
+
+#[test]
+fn normal_search_plays_the_mate_its_side_solver_proves() {
+    use hayanagi::engine::Engine;
+    use hayanagi::search::{BestMove, Info, Limits, Score};
+    use std::sync::{Arc, Mutex};
+    // A mate in 11 (tsume_sample100) that a shallow search does not see.
+    let sfen = "+P2+Rb1gnl/7k1/n1p1+Bp1pp/p5p2/1p1pP2P1/2+s6/PsNGSPP1P/3KG4/L5RNL b SL3Pg 83";
+    let engine = Engine::new();
+    engine.set_position(&format!("sfen {sfen}")).unwrap();
+    engine.set_option("RootMateSearch", "false").unwrap();
+    let r = engine.search_blocking(Limits::depth(4)).unwrap();
+    assert!(
+        !matches!(r.score.map(Score::from_internal), Some(Score::Mate(_))),
+        "{:?}",
+        r.score
+    );
+    // With the solver beside it, a one-minute search ends as soon as the mate is proven,
+    // plays its first move and reports the line.
+    engine.set_option("RootMateSearch", "true").unwrap();
+    let infos: Arc<Mutex<Vec<Info>>> = Arc::default();
+    let sink = infos.clone();
+    engine.set_info_sink(Some(Box::new(move |i: &Info| {
+        sink.lock().unwrap().push(i.clone())
+    })));
+    let start = Instant::now();
+    let r = engine.search_blocking(Limits::movetime(60_000)).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    let Some(Score::Mate(n)) = r.score.map(Score::from_internal) else {
+        panic!("{:?}", r.score)
+    };
+    assert!(n >= 11 && n % 2 == 1, "mate {n}");
+    let last = infos.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(last.score, Score::Mate(n));
+    assert_eq!(last.pv.len(), n as usize);
+    assert!(is_mating_line(&position(sfen), &last.pv));
+    let BestMove::Move { best, .. } = r.best else {
+        panic!("{:?}", r.best)
+    };
+    assert_eq!(best, last.pv[0]);
 }

@@ -25,8 +25,8 @@ mod types;
 pub use types::*;
 
 use crate::engine::{Engine, EngineError, MateRequest};
-use crate::search::mate::MateReport;
 use crate::eval::Evaluator;
+use crate::search::mate::MateReport;
 use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
 use crate::shogi::perft::perft;

@@ -267,7 +267,11 @@ impl<'a> Dfpn<'a> {
             } else {
                 and_value(&children)
             };
-            if value.pn == 0 || value.dn == 0 || value.pn >= thpn || value.dn >= thdn || self.aborted
+            if value.pn == 0
+                || value.dn == 0
+                || value.pn >= thpn
+                || value.dn >= thdn
+                || self.aborted
             {
                 self.table.store(&key, depth, value, self.nodes - start + 1);
                 return value;

@@ -8,6 +8,7 @@
 //! checks, the last position is mate); a line that fails the replay is never reported.
 
 mod dfpn;
+pub mod root;
 pub mod table;
 
 use crate::shogi::{legal, Move, Position};
@@ -130,7 +131,12 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>) -> MateReport {
             let before = s.nodes;
             let shorter = s.mid(root, INFINITE, INFINITE, len - 2);
             if std::env::var("MATE_DEBUG").is_ok() {
-                eprintln!("pass {} -> {:?} nodes {}", len - 2, shorter, s.nodes - before);
+                eprintln!(
+                    "pass {} -> {:?} nodes {}",
+                    len - 2,
+                    shorter,
+                    s.nodes - before
+                );
             }
             if s.aborted {
                 break;
