@@ -116,12 +116,14 @@ fn defender_pawn_drop_cannot_be_mate_either() {
 
 #[test]
 fn repetition_is_not_a_proof() {
-    // The attacker can check forever with the rook (1c-1a / 2a... ) but never mate: the
-    // king shuttles and a perpetual check is not a mate.
+    // A lone rook can check forever but never mate: without sound repetition handling the
+    // search would chase the cycles of checks until its budget ran out (timeout) or, with
+    // repetition counted as a win, "prove" a mate.
     let sfen = "7k1/9/9/9/9/9/9/9/K7R b - 1";
     let r = solve_sfen(sfen);
     assert_eq!(r.result, MateResult::NoMate, "{sfen}");
-    // The same trap reached after moves: the history before the root counts too.
+    // The same after a few moves of checks and escapes: the game history before the root
+    // joins the path.
     let mut pos = position(sfen);
     for m in ["1i1a", "2a2b", "1a1b", "2b2a"] {
         let mv = pos.parse_usi_move(m).unwrap();

@@ -423,9 +423,19 @@ pub fn legal(pos: &Position) -> MoveList {
     l
 }
 
-/// True when the side to move has at least one legal move.
+/// True when the side to move has at least one legal move. In check (where mate search
+/// asks), king moves are tried first and the rest only when the king cannot step away.
 pub fn has_legal_move(pos: &Position) -> bool {
-    // Generating everything is simple and this is off the hot path (mate detection at
-    // leaves); the generator is fast enough that early exit buys little.
-    !legal(pos).is_empty()
+    let mut list = MoveList::new();
+    if !pos.in_check() {
+        generate_impl::<true>(pos, GenType::NonEvasions, &mut list);
+        return !list.is_empty();
+    }
+    let us = pos.side_to_move();
+    king_moves::<true>(pos, &mut list, !pos.pieces(us));
+    if !list.is_empty() {
+        return true;
+    }
+    generate_impl::<true>(pos, GenType::Evasions, &mut list);
+    !list.is_empty()
 }

@@ -23,6 +23,7 @@
 
 use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::MateLimits;
+use crate::shogi::movegen::has_legal_move;
 use crate::shogi::{generate_legal, legal_moves, Color, GenType, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -241,7 +242,12 @@ impl<'a> Dfpn<'a> {
                     continue;
                 }
                 self.pos.do_move(c.m);
-                let evasions = self.count_legal();
+                // With no ply left after it, only "mate or not" matters.
+                let evasions = if cd == 0 {
+                    has_legal_move(&self.pos) as u32
+                } else {
+                    self.count_legal()
+                };
                 self.pos.undo_move();
                 if evasions == 0 {
                     // Stored too, so the main line can be read back from the table.
