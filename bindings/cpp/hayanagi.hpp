@@ -68,6 +68,10 @@ using InfoCallback = std::function<void(const hayanagi_info& info, std::string_v
 using BestMoveCallback =
     std::function<void(std::string_view best, std::optional<std::string_view> ponder)>;
 using LogCallback = std::function<void(std::string_view message)>;
+/// The answer of a mate search (go_mate): the result and its moves (space-separated USI,
+/// empty unless result.kind == HAYANAGI_MATE_FOUND), valid during the call only.
+using MateCallback =
+    std::function<void(const hayanagi_mate_result& result, std::string_view moves)>;
 
 // ----- errors ------------------------------------------------------------------------------
 
@@ -208,6 +212,17 @@ inline void bestmove_trampoline(void* user_data, const char* best, const char* p
             std::optional<std::string_view> p;
             if (ponder != nullptr) p = std::string_view(ponder);
             f(best != nullptr ? std::string_view(best) : std::string_view(), p);
+        }
+    } catch (...) {
+    }
+}
+
+inline void mate_trampoline(void* user_data, const hayanagi_mate_result* result,
+                            const char* moves) noexcept {
+    try {
+        auto& f = *static_cast<MateCallback*>(user_data);
+        if (f && result != nullptr) {
+            f(*result, moves != nullptr ? std::string_view(moves) : std::string_view());
         }
     } catch (...) {
     }
@@ -457,6 +472,26 @@ public:
     }
     /// An infinite search (until stop()).
     void go() { check(hayanagi_engine_go(engine_, nullptr)); }
+    /// Start a mate search (df-pn) for the side to move; returns at once. No limit when
+    /// `movetime` is negative and `nodes` is 0 (then until stop()). Exactly one answer
+    /// follows, to on_mate() and last_mate(); never a best move. It counts as a search for
+    /// stop(), wait() and HAYANAGI_BUSY. `any_length`: the first mate proven instead of the
+    /// shortest.
+    void go_mate(std::chrono::milliseconds movetime = std::chrono::milliseconds(-1),
+                 std::uint64_t nodes = 0, bool any_length = false) {
+        check(hayanagi_engine_go_mate(engine_, static_cast<std::int64_t>(movetime.count()),
+                                      nodes, any_length ? HAYANAGI_MATE_ANY_LENGTH : 0u));
+    }
+    /// The last finished mate search's result and moves (throws HAYANAGI_INVALID_ARG when
+    /// none has finished).
+    std::pair<hayanagi_mate_result, std::string> last_mate() const {
+        hayanagi_mate_result r{};
+        std::string moves;
+        check(detail::copy_out(moves, 64, [this, &r](char* b, std::size_t c, std::size_t* l) {
+            return hayanagi_engine_last_mate(engine_, &r, b, c, l);
+        }));
+        return {r, moves};
+    }
     /// Ask the search to finish now. Never blocks; a no-op when idle; allowed in callbacks.
     void stop() { check(hayanagi_engine_stop(engine_)); }
     /// The predicted move was played: the ponder search becomes a timed search.
@@ -502,6 +537,11 @@ public:
     void on_bestmove(BestMoveCallback f) {
         set_callback<BestMoveCallback>(std::move(f), &hayanagi_engine_set_bestmove_callback,
                                        &detail::bestmove_trampoline);
+    }
+    /// The answer of each mate search (go_mate).
+    void on_mate(MateCallback f) {
+        set_callback<MateCallback>(std::move(f), &hayanagi_engine_set_mate_callback,
+                                   &detail::mate_trampoline);
     }
     /// Warnings and diagnostics (the library never prints).
     void on_log(LogCallback f) {

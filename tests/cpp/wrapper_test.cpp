@@ -268,6 +268,41 @@ TEST(error_bad_option) {
     CHECK_THROWS_STATUS(HAYANAGI_INVALID_ARG, hayanagi::Table(0));
 }
 
+TEST(mate_search) {
+    std::atomic<int> answers{0};
+    std::string last_moves;
+    int last_kind = 0;
+    Engine e;
+    e.on_mate([&](const hayanagi_mate_result& r, std::string_view moves) {
+        last_kind = r.kind;
+        last_moves = std::string(moves);
+        ++answers;
+    });
+    CHECK_THROWS_STATUS(HAYANAGI_INVALID_ARG, e.last_mate());
+    e.set_position("sfen 4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1");  // rules.tsv R02
+    e.go_mate(std::chrono::milliseconds(60000));
+    e.wait();
+    CHECK(answers.load() == 1);
+    CHECK(last_kind == HAYANAGI_MATE_FOUND);
+    CHECK(last_moves == "7b6b");
+    auto [r, moves] = e.last_mate();
+    CHECK(r.kind == HAYANAGI_MATE_FOUND && r.plies == 1 && r.shortest && moves == "7b6b");
+    e.set_position("sfen 7lk/9/8S/9/9/9/9/7L1/8K b P 1");  // R01: pawn-drop mate only
+    e.go_mate();
+    e.wait();
+    CHECK(last_kind == HAYANAGI_MATE_NONE && last_moves.empty());
+    // Stopped before it can finish: timeout, busy meanwhile.
+    e.set_position(
+        "sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/"
+        "4+P1P1L/+B5G1g b - 1");
+    e.go_mate();
+    CHECK_THROWS_STATUS(HAYANAGI_BUSY, e.go_mate());
+    e.stop();
+    e.wait();
+    CHECK(answers.load() == 3);
+    CHECK(last_kind == HAYANAGI_MATE_TIMEOUT);
+}
+
 TEST(error_go_while_searching) {
     BestMoves bm;  // declared before the engine, which may call into it until destroyed
     Engine e;
