@@ -35,6 +35,26 @@ use std::time::Instant;
 /// mate (1,525 plies); the solver's thread has the stack for it.
 pub const MAX_PATH: usize = 16_000;
 
+/// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type PathSet = HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+
 struct Child {
     m: Move,
     key: NodeKey,
@@ -50,7 +70,7 @@ pub struct Dfpn<'a> {
     attacker: Color,
     limits: MateLimits<'a>,
     /// Full keys of the positions on the current path and of the game before the root.
-    path: HashMap<u64, u32>,
+    path: PathSet,
     path_len: usize,
     /// Reused move buffer (a fresh `MoveList` costs a 2 KiB clear).
     scratch: MoveList,
@@ -91,7 +111,7 @@ fn plus_one(len: u16) -> u16 {
 
 impl<'a> Dfpn<'a> {
     pub fn new(pos: &Position, limits: MateLimits<'a>) -> Dfpn<'a> {
-        let mut path = HashMap::new();
+        let mut path = PathSet::default();
         let states = pos.states();
         let last = states.len() - 1;
         let since_null = states[last].plies_from_null as usize;
