@@ -47,6 +47,7 @@ fn main() {
                 stop: &stop,
                 table_mib: 64,
                 shortest: !any_length,
+                max_len: None,
             },
         );
         count += 1;

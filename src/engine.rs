@@ -302,6 +302,9 @@ struct Shared {
     idle: Condvar,
     last_result: Mutex<Option<SearchResult>>,
     last_mate: Mutex<Option<MateReport>>,
+    /// The thread of the last `go_mate`, joined by the next one and at shutdown (so no
+    /// thread of ours outlives the engine).
+    mate_thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Set when a search thread panicked: the engine refuses further searches.
     poisoned: std::sync::atomic::AtomicBool,
     /// Source of book and skill choices (`RandomSeed`).
@@ -349,6 +352,7 @@ impl Engine {
                 idle: Condvar::new(),
                 last_result: Mutex::new(None),
                 last_mate: Mutex::new(None),
+                mate_thread: Mutex::new(None),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
                 rng: Mutex::new(Rng::from_entropy()),
                 delivering: Mutex::new(None),
@@ -699,7 +703,16 @@ impl Engine {
             && limits.searchmoves.is_empty()
             && opts.skill_level == FULL_STRENGTH
             && book_move.is_none())
-        .then(|| RootMate::start(pos.clone(), control.clone(), opts.mate_hash_mib))
+        .then(|| {
+            // MaxMovesToDraw: the mate must be over before the game is drawn (a position
+            // whose move number exceeds the limit is a draw).
+            let max_len = (opts.max_moves_to_draw > 0).then(|| {
+                opts.max_moves_to_draw
+                    .saturating_sub(pos.move_number())
+                    .min(60_000) as u16
+            });
+            RootMate::start(pos.clone(), control.clone(), opts.mate_hash_mib, max_len)
+        })
         .flatten();
         // `done` runs once but must be `Fn`: the solver is taken out of a slot.
         let side_mate = Mutex::new(side_mate);
@@ -904,6 +917,7 @@ impl Engine {
                             stop: &control.stop,
                             table_mib,
                             shortest: !request.any_length,
+                            max_len: None,
                         },
                     )
                 }));
@@ -926,8 +940,13 @@ impl Engine {
                 shared.idle.notify_all();
             });
         match thread {
-            Ok(_) => {
+            Ok(handle) => {
                 *searching = true;
+                drop(searching);
+                // The previous job's thread has delivered its answer (we were idle).
+                if let Some(old) = self.shared.mate_thread.lock().replace(handle) {
+                    let _ = old.join();
+                }
                 Ok(())
             }
             Err(e) => Err(EngineError::SearchFailed(format!(
@@ -955,6 +974,11 @@ impl Engine {
     pub fn shutdown(&self) {
         self.stop();
         self.wait(None);
+        if let Some(t) = self.shared.mate_thread.lock().take() {
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@ fn solve_with(pos: &Position, max_nodes: Option<u64>, stop: &AtomicBool) -> Mate
             stop,
             table_mib: 16,
             shortest: true,
+            max_len: None,
         },
     )
 }
@@ -230,4 +231,78 @@ fn normal_search_plays_the_mate_its_side_solver_proves() {
         panic!("{:?}", r.best)
     };
     assert_eq!(best, last.pv[0]);
+}
+
+#[test]
+fn earlier_game_positions_may_occur_again() {
+    // Only a fourth occurrence ends a game: a mate whose line passes through positions of
+    // the game for the second or third time is still a mate.
+    let sfen = "7n1/6k2/9/8+R/6S2/9/9/9/9 b G 1";
+    let mut pos = position(sfen);
+    for m in [
+        "1d1b", "3b3a", "1b1d", "3a3b", "1d1b", "3b3a", "1b1d", "3a3b",
+    ] {
+        let mv = pos.parse_usi_move(m).unwrap();
+        pos.do_move(mv);
+    }
+    let r = solve_with(&pos, None, &AtomicBool::new(false));
+    match r.result {
+        MateResult::Mate(line) => {
+            let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
+            assert_eq!(moves, ["1d1b", "3b3a", "G*3b"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_proven_mate_is_reported_even_when_the_budget_ends_early() {
+    let stop = AtomicBool::new(false);
+    // The first proof of this mate in 9 comes just before 1,024 nodes; the shorter-mate
+    // pass is then cut off, and the line is read out of the table (re-proving what was
+    // replaced) instead of answering timeout.
+    let pos =
+        position("l6+Pl/1+P2k1g2/3ppsp1b/8p/p1bn5/1pp3P1P/PP1PPPN2/2GSK1S2/L4G2L w RGS2NPrp 60");
+    let r = solve_with(&pos, Some(1024), &stop);
+    match &r.result {
+        MateResult::Mate(line) => assert!(is_mating_line(&pos, line)),
+        other => panic!("{other:?}"),
+    }
+    // A first-proof search whose table has replaced entries of the proof.
+    let pos = position("7nl/3pS4/4+R2p1/p2P2p1p/2SnbG3/4k2PP/PPNg1+sP2/LGr3SK1/5G1NL w 4Pbl3p 3");
+    let r = solve(
+        &pos,
+        MateLimits {
+            deadline: None,
+            max_nodes: None,
+            stop: &stop,
+            table_mib: 1,
+            shortest: false,
+            max_len: None,
+        },
+    );
+    match &r.result {
+        MateResult::Mate(line) => assert!(is_mating_line(&pos, line)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn side_solver_respects_the_move_limit() {
+    use hayanagi::engine::Engine;
+    use hayanagi::search::{Limits, Score};
+    // White mates in 5 at move 318; with MaxMovesToDraw 320 the game is drawn first.
+    let sfen =
+        "sfen l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 318";
+    let engine = Engine::new();
+    engine.set_position(sfen).unwrap();
+    let r = engine.search_blocking(Limits::movetime(60_000)).unwrap();
+    assert_eq!(r.score.map(Score::from_internal), Some(Score::Mate(5)));
+    engine.set_option("MaxMovesToDraw", "320").unwrap();
+    let r = engine.search_blocking(Limits::depth(6)).unwrap();
+    assert!(
+        !matches!(r.score.map(Score::from_internal), Some(Score::Mate(_))),
+        "{:?}",
+        r.score
+    );
 }

@@ -18,8 +18,9 @@ pub struct Hand(u32);
 
 const SHIFT: [u32; 8] = [0, 0, 8, 12, 16, 20, 24, 28];
 const MASK: [u32; 8] = [0, 0x1f, 0x7, 0x7, 0x7, 0x7, 0x7, 0x7];
+/// The spare bit above each field: 5 (pawn), 11, 15, 19, 23, 27, 31.
 const BORROW: u32 =
-    (1 << 5) | (1 << 11) | (1 << 15) | (1 << 19) | (1 << 22) | (1 << 26) | (1 << 31);
+    (1 << 5) | (1 << 11) | (1 << 15) | (1 << 19) | (1 << 23) | (1 << 27) | (1 << 31);
 
 /// Most pieces of each hand kind that exist in a game, indexed by piece type.
 pub const MAX_IN_HAND: [u32; 8] = [0, 18, 4, 4, 4, 2, 2, 4];
@@ -124,5 +125,42 @@ mod tests {
         h.remove(PieceType::Bishop);
         assert_eq!(h.count(PieceType::Bishop), 1);
         assert_eq!(h.count(PieceType::Rook), 2);
+    }
+
+    /// `dominates` agrees with a field-by-field comparison for every count up to the
+    /// capacity of each field, in pairs of kinds (all count combinations of two kinds, the
+    /// other kinds at assorted counts), so no borrow leaks between neighbouring fields.
+    #[test]
+    fn dominance_matches_field_by_field_comparison() {
+        let kinds = PieceType::HAND;
+        let reference = |a: Hand, b: Hand| kinds.iter().all(|&pt| a.count(pt) >= b.count(pt));
+        let fill = [0u32, 1, 3, 7];
+        for (i, &x) in kinds.iter().enumerate() {
+            for &y in &kinds[i..] {
+                for (ax, ay, bx, by) in (0..=HAND_CAPACITY[x as usize]).flat_map(|ax| {
+                    (0..=HAND_CAPACITY[y as usize]).flat_map(move |ay| {
+                        (0..=HAND_CAPACITY[x as usize]).flat_map(move |bx| {
+                            (0..=HAND_CAPACITY[y as usize]).map(move |by| (ax, ay, bx, by))
+                        })
+                    })
+                }) {
+                    for &f in &fill {
+                        let (mut a, mut b) = (Hand::EMPTY, Hand::EMPTY);
+                        for &pt in &kinds {
+                            let n = f.min(HAND_CAPACITY[pt as usize]);
+                            a.set(pt, n);
+                            b.set(pt, n);
+                        }
+                        a.set(x, ax);
+                        b.set(x, bx);
+                        if y != x {
+                            a.set(y, ay);
+                            b.set(y, by);
+                        }
+                        assert_eq!(a.dominates(b), reference(a, b), "{a:?} vs {b:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -55,6 +55,39 @@ impl std::hash::Hasher for KeyHasher {
 
 type PathSet = HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// Restores the limits when a grace period ([`Dfpn::grace`]) ends.
+pub struct Grace<'s, 'a> {
+    solver: &'s mut Dfpn<'a>,
+    was_aborted: bool,
+}
+
+impl<'a> std::ops::Deref for Grace<'_, 'a> {
+    type Target = Dfpn<'a>;
+    fn deref(&self) -> &Dfpn<'a> {
+        self.solver
+    }
+}
+
+impl<'a> std::ops::DerefMut for Grace<'_, 'a> {
+    fn deref_mut(&mut self) -> &mut Dfpn<'a> {
+        self.solver
+    }
+}
+
+impl Drop for Grace<'_, '_> {
+    fn drop(&mut self) {
+        self.solver.grace_until = None;
+        self.solver.aborted |= self.was_aborted;
+    }
+}
+
+/// A node beyond the deepest path: as costly as can be, neither proven nor disproven.
+const TOO_DEEP: Lookup = Lookup {
+    pn: MAX_FINITE,
+    dn: MAX_FINITE,
+    ..Lookup::UNKNOWN
+};
+
 struct Child {
     m: Move,
     key: NodeKey,
@@ -69,9 +102,16 @@ pub struct Dfpn<'a> {
     pub aborted: bool,
     attacker: Color,
     limits: MateLimits<'a>,
-    /// Full keys of the positions on the current path and of the game before the root.
+    /// Full keys of the positions on the current path (from the root on).
     path: PathSet,
+    /// Occurrences of each position of the game before the root (since the last null move).
+    history: PathSet,
+    /// Deepest path followed (see [`MAX_PATH`]).
+    max_path: usize,
     path_len: usize,
+    /// While reading out a proven line: the node count up to which the search may go on
+    /// whatever the deadline, node limit or stop say.
+    grace_until: Option<u64>,
     /// Reused move buffer (a fresh `MoveList` costs a 2 KiB clear).
     scratch: MoveList,
 }
@@ -110,14 +150,18 @@ fn plus_one(len: u16) -> u16 {
 }
 
 impl<'a> Dfpn<'a> {
-    pub fn new(pos: &Position, limits: MateLimits<'a>) -> Dfpn<'a> {
-        let mut path = PathSet::default();
+    /// A solver for `pos` that follows paths of at most `max_path` plies (what the
+    /// thread's stack allows; at most [`MAX_PATH`]).
+    pub fn new(pos: &Position, limits: MateLimits<'a>, max_path: usize) -> Dfpn<'a> {
+        let mut history = PathSet::default();
         let states = pos.states();
         let last = states.len() - 1;
         let since_null = states[last].plies_from_null as usize;
-        for st in &states[last - since_null.min(last)..] {
-            *path.entry(st.key).or_insert(0) += 1;
+        for st in &states[last - since_null.min(last)..last] {
+            *history.entry(st.key).or_insert(0) += 1;
         }
+        let mut path = PathSet::default();
+        path.insert(pos.key(), 1);
         Dfpn {
             attacker: pos.side_to_move(),
             pos: pos.clone(),
@@ -126,8 +170,11 @@ impl<'a> Dfpn<'a> {
             aborted: false,
             limits,
             path,
+            history,
+            max_path: max_path.min(MAX_PATH),
             path_len: 0,
             scratch: MoveList::new(),
+            grace_until: None,
         }
     }
 
@@ -135,8 +182,27 @@ impl<'a> Dfpn<'a> {
         self.limits.shortest
     }
 
+    /// Lift the limits for a bounded number of extra nodes (a tenth of those searched, at
+    /// least 100,000), so that a mate already proven can be read out even when the
+    /// budget ran out; the limits apply again when the returned guard drops.
+    pub fn grace(&mut self) -> Grace<'_, 'a> {
+        let was_aborted = self.aborted;
+        self.aborted = false;
+        self.grace_until = Some(self.nodes + (self.nodes / 10).max(100_000));
+        Grace {
+            solver: self,
+            was_aborted,
+        }
+    }
+
     fn tick(&mut self) {
         self.nodes += 1;
+        if let Some(until) = self.grace_until {
+            if self.nodes >= until {
+                self.aborted = true;
+            }
+            return;
+        }
         if self.nodes & 1023 == 0 {
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             let spent = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
@@ -179,9 +245,12 @@ impl<'a> Dfpn<'a> {
         self.scratch.len() as u32
     }
 
-    /// Is `m` leading back to a position of the path (or of the game)?
+    /// Is `m` leading back to a position of the path, or to the fourth occurrence of a
+    /// position of the game (sennichite)? An earlier game position may occur a second or
+    /// third time: that is legal and ends nothing.
     fn repeats(&self, m: Move) -> bool {
-        self.path.contains_key(&self.pos.key_after(m))
+        let key = self.pos.key_after(m);
+        self.path.contains_key(&key) || self.history.get(&key).is_some_and(|&n| n + 1 >= 4)
     }
 
     pub fn push(&mut self, m: Move) {
@@ -214,12 +283,8 @@ impl<'a> Dfpn<'a> {
         };
         let value = if self.repeats(m) {
             Lookup::repetition()
-        } else if self.path_len + 1 >= MAX_PATH {
-            Lookup {
-                pn: MAX_FINITE,
-                dn: MAX_FINITE,
-                ..Lookup::UNKNOWN
-            }
+        } else if self.path_len + 1 >= self.max_path {
+            TOO_DEEP
         } else if depth == 0 && ck.side == self.attacker {
             // An attacker with no plies left cannot mate.
             Lookup::disproven(0)
@@ -233,6 +298,10 @@ impl<'a> Dfpn<'a> {
     /// `thdn`, or it is resolved, with `depth` plies allowed (`UNBOUNDED`: any).
     pub fn mid(&mut self, key: NodeKey, thpn: u32, thdn: u32, depth: u16) -> Lookup {
         self.tick();
+        if self.path_len >= self.max_path {
+            // Only reached when nothing else is left to search; the budget decides.
+            return TOO_DEEP;
+        }
         let start = self.nodes;
         let or = key.side == self.attacker;
         let moves = self.moves();

@@ -11,6 +11,7 @@ mod dfpn;
 pub mod root;
 pub mod table;
 
+use crate::shogi::movegen::has_legal_move;
 use crate::shogi::{legal, Move, Position};
 use dfpn::Dfpn;
 use std::sync::atomic::AtomicBool;
@@ -45,6 +46,8 @@ pub struct MateLimits<'a> {
     /// Settle the shortest length (true) or answer the first mate proven (false: faster,
     /// the line is a mate but maybe not the shortest).
     pub shortest: bool,
+    /// Only mates of at most this many plies count (`None`: any length).
+    pub max_len: Option<u16>,
 }
 
 /// A finished mate search.
@@ -95,68 +98,85 @@ pub fn search_mate(pos: &Position, limits: MateLimits<'_>) -> (MateResult, u64) 
 
 /// Look for the shortest forced mate by the side to move in `pos`. Runs on a thread of its
 /// own with [`SOLVER_STACK_BYTES`] of stack (the search recurses once per ply), so any
-/// caller's thread will do.
+/// caller's thread will do. Where such a thread cannot be had (address-space limits), a
+/// smaller stack and then the calling thread serve, with paths cut shorter to match.
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
-    std::thread::scope(|scope| {
-        let solver = std::thread::Builder::new()
-            .name("hayanagi-mate".into())
-            .stack_size(SOLVER_STACK_BYTES)
-            .spawn_scoped(scope, || solve_here(pos, limits));
-        match solver {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            // No thread to be had: this one has to do.
-            Err(_) => MateReport::timeout(),
+    // (stack bytes, deepest path): at most about 4 KiB of stack per ply on the fallback.
+    const FALLBACK_STACK: usize = 16 << 20;
+    let mut limits = Some(limits);
+    for (stack, max_path) in [
+        (SOLVER_STACK_BYTES, dfpn::MAX_PATH),
+        (FALLBACK_STACK, FALLBACK_STACK / 4096),
+    ] {
+        // The limits go in through this slot, so that a spawn that fails leaves them here.
+        let slot = std::sync::Mutex::new(limits.take());
+        let outcome = std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new()
+                .name("hayanagi-mate".into())
+                .stack_size(stack)
+                .spawn_scoped(scope, || {
+                    let l = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    l.map(|l| solve_here(pos, l, max_path))
+                });
+            spawned.ok().map(|handle| handle.join())
+        });
+        match outcome {
+            Some(Ok(report)) => return report.unwrap_or_else(MateReport::timeout),
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => limits = slot.into_inner().unwrap_or_else(|e| e.into_inner()),
         }
-    })
+    }
+    // No thread to be had: this one has to do, with short paths.
+    match limits {
+        Some(l) => solve_here(pos, l, 400),
+        None => MateReport::timeout(),
+    }
 }
 
-fn solve_here(pos: &Position, limits: MateLimits<'_>) -> MateReport {
+fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateReport {
     let start = Instant::now();
-    let mut s = Dfpn::new(pos, limits);
+    let bound = limits.max_len.map_or(UNBOUNDED, |n| n.min(UNBOUNDED - 1));
+    let mut s = Dfpn::new(pos, limits, max_path);
     let root = s.node_key();
-    let first = s.mid(root, INFINITE, INFINITE, UNBOUNDED);
-    if std::env::var("MATE_DEBUG").is_ok() {
-        eprintln!("first {:?} nodes {}", first, s.nodes);
-    }
+    let first = s.mid(root, INFINITE, INFINITE, bound);
     let mut report = MateReport::timeout();
     if !s.aborted && first.is_disproven() {
         report.result = MateResult::NoMate;
     } else if !s.aborted && first.is_proven() {
-        // Shrink: is there a mate at least two plies shorter?
+        // Read a line at once, while the table holds the whole proof: the answer if the
+        // budget runs out while looking for a shorter mate.
         let mut len = first.proof_len;
+        let mut fallback = line_from_table(&mut s.grace(), len);
+        // Shrink: is there a mate at least two plies shorter?
         let mut shortest = len == 1;
         while len >= 3 && s.wants_shortest() {
-            let before = s.nodes;
             let shorter = s.mid(root, INFINITE, INFINITE, len - 2);
-            if std::env::var("MATE_DEBUG").is_ok() {
-                eprintln!(
-                    "pass {} -> {:?} nodes {}",
-                    len - 2,
-                    shorter,
-                    s.nodes - before
-                );
-            }
             if s.aborted {
                 break;
             }
             if shorter.is_proven() {
                 len = shorter.proof_len;
                 shortest = len == 1;
+                if let Some(line) = line_from_table(&mut s.grace(), len) {
+                    fallback = Some(line);
+                }
             } else {
                 shortest = true;
                 break;
             }
         }
-        let line = if shortest {
-            exact_line(&mut s, len)
+        let exact = if shortest {
+            exact_line(&mut s.grace(), len)
         } else {
-            Some(line_from_table(&mut s, len))
+            None
         };
-        if let Some(line) = line.filter(|l| is_mating_line(pos, l)) {
+        let line = exact
+            .filter(|l| is_mating_line(pos, l))
+            .or(fallback.filter(|l| is_mating_line(pos, l)));
+        if let Some(line) = line {
+            // "Shortest" only for a line of the settled length.
+            report.shortest = shortest && line.len() == len as usize;
             report.result = MateResult::Mate(line);
-            report.shortest = shortest;
         }
     }
     report.nodes = s.nodes;
@@ -259,43 +279,79 @@ fn first_with(
     None
 }
 
-/// A mating line read from the table alone (when the budget ran out before the shortest
-/// length was settled): quickest proven check, longest proven defence.
-fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Vec<Move> {
+/// A mating line of at most `len` plies read from the table: quickest proven check,
+/// longest proven defence. Where the table has lost an entry (replaced or collected), the
+/// node is solved again. `None` when even that fails within the budget.
+fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut remaining = len;
-    while remaining >= 1 && line.len() < dfpn::MAX_PATH {
+    let found = loop {
+        if remaining == 0 {
+            break true;
+        }
         let attacker = line.len() % 2 == 0;
-        let mut best: Option<(u16, Move)> = None;
-        for m in s.moves() {
-            s.push(m);
-            let key = s.node_key();
-            let v = s.table.lookup(&key, remaining - 1);
-            s.pop();
-            if !v.is_proven() {
-                continue;
-            }
-            let better = match best {
-                None => true,
-                Some((l, _)) if attacker => v.proof_len < l,
-                Some((l, _)) => v.proof_len > l,
-            };
-            if better {
-                best = Some((v.proof_len, m));
+        if attacker && remaining == 1 {
+            // Mate in one needs no table: try the checks.
+            let mate = s.moves().into_iter().find(|&m| {
+                s.push(m);
+                let mated = !has_legal_move(&s.pos);
+                s.pop();
+                mated
+            });
+            match mate {
+                Some(m) => {
+                    line.push(m);
+                    s.push(m);
+                    break true;
+                }
+                None => break false,
             }
         }
-        let Some((l, m)) = best else { break };
+        let mut choice = known_choice(s, remaining, attacker);
+        if choice.is_none() {
+            // Prove this node again (it stores what the choice needs), then look again.
+            match resolve(s, remaining) {
+                Some(v) if v.is_proven() => choice = known_choice(s, remaining, attacker),
+                _ => {}
+            }
+        }
+        let Some((l, m)) = choice else { break false };
         line.push(m);
         s.push(m);
         remaining = l;
-        if remaining == 0 {
-            break;
-        }
-    }
+    };
     for _ in 0..line.len() {
         s.pop();
     }
-    line
+    found.then_some(line)
+}
+
+/// From the table alone: the attacker's check with the shortest proven mate within
+/// `remaining`, or the defender's reply with the longest (all replies must be proven).
+/// Returns the child's proof length and the move.
+fn known_choice(s: &mut Dfpn<'_>, remaining: u16, attacker: bool) -> Option<(u16, Move)> {
+    let mut best: Option<(u16, Move)> = None;
+    for m in s.moves() {
+        s.push(m);
+        let key = s.node_key();
+        let v = s.table.lookup(&key, remaining - 1);
+        s.pop();
+        if !v.is_proven() {
+            if attacker {
+                continue;
+            }
+            return None;
+        }
+        let better = match best {
+            None => true,
+            Some((l, _)) if attacker => v.proof_len < l,
+            Some((l, _)) => v.proof_len > l,
+        };
+        if better {
+            best = Some((v.proof_len, m));
+        }
+    }
+    best
 }
 
 /// Replay `line` from `pos`: legal moves, every attacker move gives check, odd length, and
@@ -332,6 +388,7 @@ mod tests {
                 stop: &stop,
                 table_mib: 16,
                 shortest: true,
+                max_len: None,
             },
         )
         .0

@@ -21,7 +21,14 @@ pub struct RootMate {
 impl RootMate {
     /// Start solving `pos` beside the search that `control` drives. `None` when no thread
     /// could be started (the search then runs alone).
-    pub fn start(pos: Position, control: Arc<Control>, table_mib: usize) -> Option<RootMate> {
+    /// `max_len`: only mates of at most this many plies count (a game that ends in a draw
+    /// at a move limit first is no mate).
+    pub fn start(
+        pos: Position,
+        control: Arc<Control>,
+        table_mib: usize,
+        max_len: Option<u16>,
+    ) -> Option<RootMate> {
         let stop = Arc::new(AtomicBool::new(false));
         let line = Arc::new(Mutex::new(None));
         let (flag, found) = (stop.clone(), line.clone());
@@ -39,6 +46,7 @@ impl RootMate {
                         stop: &flag,
                         table_mib,
                         shortest: true,
+                        max_len,
                     },
                 );
                 let MateResult::Mate(moves) = report.result else {

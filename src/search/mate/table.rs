@@ -305,7 +305,15 @@ impl ProofTable {
     /// Four times the clusters (at most the maximum), every entry re-placed.
     fn grow(&mut self) {
         let clusters = (self.clusters * 4).min(self.max_clusters);
-        let old = std::mem::replace(&mut self.entries, vec![[0; 5]; clusters * CLUSTER]);
+        let mut entries: Vec<Packed> = Vec::new();
+        if entries.try_reserve_exact(clusters * CLUSTER).is_err() {
+            // No memory for a bigger table: keep this one (garbage collection from now on)
+            // rather than abort the host process.
+            self.max_clusters = self.clusters;
+            return;
+        }
+        entries.resize(clusters * CLUSTER, [0; 5]);
+        let old = std::mem::replace(&mut self.entries, entries);
         self.clusters = clusters;
         self.used = 0;
         for w in old.iter().filter(|w| w[3] as u32 != 0) {
