@@ -58,6 +58,34 @@ fn solves_every_sample_problem_with_its_exact_length() {
 }
 
 #[test]
+fn first_proof_mode_answers_a_mate_for_every_sample_problem() {
+    // Without settling the shortest length: a replayed mate (its length may differ from
+    // the shortest either way: the defence in it is the longest the table knows of, not
+    // necessarily the best). Some of these lines pass through nodes the table proves only
+    // by hand dominance, whose children must be searched again to read the line out.
+    let stop = AtomicBool::new(false);
+    for row in common::tsv_rows("tsume/tsume_sample100.tsv") {
+        let sfen = &row[0];
+        let pos = position(sfen);
+        let r = solve(
+            &pos,
+            MateLimits {
+                deadline: None,
+                max_nodes: Some(50_000_000),
+                stop: &stop,
+                table_mib: 16,
+                shortest: false,
+                max_len: None,
+            },
+        );
+        match &r.result {
+            MateResult::Mate(line) => assert!(is_mating_line(&pos, line), "{sfen}"),
+            other => panic!("{sfen}: {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn every_mate_in_one_is_found_as_one() {
     let sfens = lines("tsume/mate1.sfen");
     assert_eq!(sfens.len(), 1568);

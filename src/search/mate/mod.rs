@@ -309,10 +309,14 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
         }
         let mut choice = known_choice(s, remaining, attacker);
         if choice.is_none() {
-            // Prove this node again (it stores what the choice needs), then look again.
-            match resolve(s, remaining) {
-                Some(v) if v.is_proven() => choice = known_choice(s, remaining, attacker),
-                _ => {}
+            // The table lost a child's entry, or proves this node only through hand
+            // dominance (a proof with other hands, whose children were never searched
+            // with these). Search the node itself again, which stores what the choice
+            // needs, then look again.
+            let key = s.node_key();
+            let v = s.mid(key, INFINITE, INFINITE, remaining);
+            if !s.aborted && v.is_proven() {
+                choice = known_choice(s, remaining, attacker);
             }
         }
         let Some((l, m)) = choice else { break false };
