@@ -2,25 +2,28 @@
 """Mate-solver benchmark: hayanagi's df-pn (`hayanagi mate`) and cshogi's DfPn side by side
 on the same problems, in the same run, with the same time cap per problem.
 
-For each problem the script runs both solvers one after the other and records whether it
-answered a mate, the length of the line, whether that length is the listed shortest length,
-the time and the nodes. hayanagi's time is the solver's own `time_ms` (process start-up
-excluded); cshogi's is the wall time of `DfPn.search` in this process. Every mate line of
-either solver is replayed with cshogi (each attacker move checks, the end is mate).
+Both run in this process: hayanagi through its C ABI (the shared library loaded with
+ctypes: `hayanagi_engine_set_position`, `hayanagi_engine_go_mate`, `hayanagi_engine_wait`,
+`hayanagi_engine_last_mate`), cshogi through its Python binding (`DfPn.search`). Each time
+is the wall time of that call sequence (for hayanagi it includes starting the solver
+thread); the position is set up before the clock starts for both. For each problem the
+script records whether a mate was answered, the length of the line, whether that length is
+the listed shortest length, the time and the nodes. Every mate line of either solver is
+replayed with cshogi (legal, each attacker move checks, the end is mate).
 
 usage: scripts/bench-mate.py [--file tests/data/tsume/tsume_sample100.tsv] [--cap 10]
-                             [--engine target/release/hayanagi]
+                             [--lib target/release/libhayanagi.so] [--any-length] [--verbose]
+(build the library first: cargo build --release)
 """
 import argparse
+import ctypes
 import os
-import subprocess
 import sys
 import threading
 import time
 
 import cshogi
 
-EXTRA = []
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -39,15 +42,46 @@ def replay(sfen, moves):
     return b.is_game_over()
 
 
-def run_hayanagi(engine, sfen, cap_s):
-    out = subprocess.run(
-        [engine, "mate", "--sfen", sfen, "--movetime", str(int(cap_s * 1000))] + EXTRA,
-        capture_output=True, text=True, check=True).stdout.splitlines()
-    answer = out[0].split()
-    info = out[1].split()
-    nodes, ms = int(info[3]), int(info[5])
-    moves = answer[1:] if answer[1] not in ("nomate", "timeout") else None
-    return answer[1] if moves is None else "mate", moves, ms / 1000.0, nodes
+class MateResult(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("plies", ctypes.c_uint32), ("shortest", ctypes.c_bool),
+                ("nodes", ctypes.c_uint64), ("time_ms", ctypes.c_uint64)]
+
+
+MATE_FOUND, MATE_NONE, MATE_TIMEOUT = 1, 2, 3
+MATE_ANY_LENGTH = 1
+
+
+class Hayanagi:
+    """One engine of the shared library, driven through the C ABI."""
+
+    def __init__(self, lib_path, flags):
+        lib = ctypes.CDLL(lib_path)
+        lib.hayanagi_engine_new.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.hayanagi_engine_set_position.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        lib.hayanagi_engine_go_mate.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64,
+                                                ctypes.c_uint32]
+        lib.hayanagi_engine_wait.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+        lib.hayanagi_engine_last_mate.argtypes = [ctypes.c_void_p, ctypes.POINTER(MateResult),
+                                                  ctypes.c_char_p, ctypes.c_size_t,
+                                                  ctypes.POINTER(ctypes.c_size_t)]
+        lib.hayanagi_engine_free.argtypes = [ctypes.c_void_p]
+        self.lib, self.flags = lib, flags
+        self.engine = ctypes.c_void_p()
+        assert lib.hayanagi_engine_new(None, ctypes.byref(self.engine)) == 0
+
+    def solve(self, sfen, cap_s):
+        lib, e = self.lib, self.engine
+        assert lib.hayanagi_engine_set_position(e, ("sfen " + sfen).encode()) == 0, sfen
+        start = time.perf_counter()
+        assert lib.hayanagi_engine_go_mate(e, int(cap_s * 1000), 0, self.flags) == 0
+        assert lib.hayanagi_engine_wait(e, -1) == 0
+        elapsed = time.perf_counter() - start
+        r = MateResult()
+        buf = ctypes.create_string_buffer(1 << 16)
+        assert lib.hayanagi_engine_last_mate(e, ctypes.byref(r), buf, len(buf), None) == 0
+        if r.kind == MATE_FOUND:
+            return "mate", buf.value.decode().split(), elapsed, r.nodes
+        return ("nomate" if r.kind == MATE_NONE else "timeout"), None, elapsed, r.nodes
 
 
 def run_cshogi(sfen, cap_s):
@@ -72,13 +106,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--file", default=os.path.join(ROOT, "tests/data/tsume/tsume_sample100.tsv"))
     ap.add_argument("--cap", type=float, default=10.0, help="seconds per problem and solver")
-    ap.add_argument("--engine", default=os.path.join(ROOT, "target/release/hayanagi"))
+    ap.add_argument("--lib", default=os.path.join(ROOT, "target/release/libhayanagi.so"))
     ap.add_argument("--any-length", action="store_true",
                     help="hayanagi answers its first proven mate (as cshogi does) instead of the shortest")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
-    if args.any_length:
-        EXTRA.append("--any-length")
+    hayanagi = Hayanagi(args.lib, MATE_ANY_LENGTH if args.any_length else 0)
 
     problems = []
     with open(args.file, encoding="utf-8") as f:
@@ -93,7 +126,7 @@ def main():
         row = []
         for name in ("hayanagi", "cshogi"):
             if name == "hayanagi":
-                kind, moves, t, nodes = run_hayanagi(args.engine, sfen, args.cap)
+                kind, moves, t, nodes = hayanagi.solve(sfen, args.cap)
             else:
                 kind, moves, t, nodes = run_cshogi(sfen, args.cap)
             s = stats[name]

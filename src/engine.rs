@@ -905,40 +905,40 @@ impl Engine {
         let deadline = request
             .movetime_ms
             .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
-        let thread = std::thread::Builder::new()
-            .name("hayanagi-mate-job".into())
-            .spawn(move || {
-                let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    mate::solve(
-                        &pos,
-                        MateLimits {
-                            deadline,
-                            max_nodes: request.nodes,
-                            stop: &control.stop,
-                            table_mib,
-                            shortest: !request.any_length,
-                            max_len: None,
-                        },
-                    )
-                }));
-                let sinks = shared.sinks.clone();
-                let report = solved.unwrap_or_else(|_| {
-                    shared.poisoned.store(true, Ordering::Release);
-                    if let Some(f) = &sinks.read().log {
-                        f("the mate search panicked; answering timeout; the engine is poisoned");
-                    }
-                    MateReport::timeout()
-                });
-                *shared.last_mate.lock() = Some(report.clone());
-                *shared.delivering.lock() = Some(std::thread::current().id());
-                if let Some(f) = &sinks.read().mate {
-                    f(&report);
+        let thread = mate::spawn_solver_thread("hayanagi-mate", move |big_stack| {
+            let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let limits = MateLimits {
+                    deadline,
+                    max_nodes: request.nodes,
+                    stop: &control.stop,
+                    table_mib,
+                    shortest: !request.any_length,
+                    max_len: None,
+                };
+                if big_stack {
+                    mate::solve_on_solver_stack(&pos, limits)
+                } else {
+                    mate::solve(&pos, limits)
                 }
-                let mut searching = shared.searching.lock();
-                *shared.delivering.lock() = None;
-                *searching = false;
-                shared.idle.notify_all();
+            }));
+            let sinks = shared.sinks.clone();
+            let report = solved.unwrap_or_else(|_| {
+                shared.poisoned.store(true, Ordering::Release);
+                if let Some(f) = &sinks.read().log {
+                    f("the mate search panicked; answering timeout; the engine is poisoned");
+                }
+                MateReport::timeout()
             });
+            *shared.last_mate.lock() = Some(report.clone());
+            *shared.delivering.lock() = Some(std::thread::current().id());
+            if let Some(f) = &sinks.read().mate {
+                f(&report);
+            }
+            let mut searching = shared.searching.lock();
+            *shared.delivering.lock() = None;
+            *searching = false;
+            shared.idle.notify_all();
+        });
         match thread {
             Ok(handle) => {
                 *searching = true;

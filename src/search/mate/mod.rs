@@ -133,6 +133,44 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
     }
 }
 
+/// [`solve`] on the calling thread, which must have been started with
+/// [`SOLVER_STACK_BYTES`] of stack (saves starting a thread per search).
+pub fn solve_on_solver_stack(pos: &Position, limits: MateLimits<'_>) -> MateReport {
+    solve_here(pos, limits, dfpn::MAX_PATH)
+}
+
+/// Start a thread with [`SOLVER_STACK_BYTES`] of stack running `f`, given whether it got
+/// that stack: if not, `f` runs on a thread with the default stack and must use [`solve`].
+pub fn spawn_solver_thread<F>(name: &str, f: F) -> std::io::Result<std::thread::JoinHandle<()>>
+where
+    F: FnOnce(bool) + Send + 'static,
+{
+    // The closure travels through a slot so that a failed spawn hands it back.
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
+    let inner = slot.clone();
+    let big = std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(SOLVER_STACK_BYTES)
+        .spawn(move || {
+            if let Some(f) = inner.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                f(true)
+            }
+        });
+    match big {
+        Ok(handle) => Ok(handle),
+        Err(_) => {
+            let f = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            std::thread::Builder::new()
+                .name(name.into())
+                .spawn(move || {
+                    if let Some(f) = f {
+                        f(false)
+                    }
+                })
+        }
+    }
+}
+
 fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateReport {
     let start = Instant::now();
     let bound = limits.max_len.map_or(UNBOUNDED, |n| n.min(UNBOUNDED - 1));

@@ -2,7 +2,7 @@
 //! move. When it proves a mate first, the search stops (once it may: not while pondering
 //! or in an infinite search) and the mating line is played and reported.
 
-use super::{solve, MateLimits, MateResult};
+use super::{solve, solve_on_solver_stack, MateLimits, MateResult};
 use crate::search::worker::Control;
 use crate::shogi::{Move, Position};
 use parking_lot::Mutex;
@@ -32,37 +32,37 @@ impl RootMate {
         let stop = Arc::new(AtomicBool::new(false));
         let line = Arc::new(Mutex::new(None));
         let (flag, found) = (stop.clone(), line.clone());
-        let handle = std::thread::Builder::new()
-            .name("hayanagi-root-mate".into())
-            .spawn(move || {
-                // The shortest mate, so that the score it reports is exact and never longer
-                // than a mate the search would find by itself; if the search ends first,
-                // the mate found so far is still played.
-                let report = solve(
-                    &pos,
-                    MateLimits {
-                        deadline: None,
-                        max_nodes: None,
-                        stop: &flag,
-                        table_mib,
-                        shortest: true,
-                        max_len,
-                    },
-                );
-                let MateResult::Mate(moves) = report.result else {
+        let handle = super::spawn_solver_thread("hayanagi-root-mate", move |big_stack| {
+            // The shortest mate, so that the score it reports is exact and never longer
+            // than a mate the search would find by itself; if the search ends first,
+            // the mate found so far is still played.
+            let limits = MateLimits {
+                deadline: None,
+                max_nodes: None,
+                stop: &flag,
+                table_mib,
+                shortest: true,
+                max_len,
+            };
+            let report = if big_stack {
+                solve_on_solver_stack(&pos, limits)
+            } else {
+                solve(&pos, limits)
+            };
+            let MateResult::Mate(moves) = report.result else {
+                return;
+            };
+            *found.lock() = Some(moves);
+            // End the search as soon as it may end.
+            while !flag.load(Ordering::Acquire) {
+                if !control.waiting.load(Ordering::Acquire) {
+                    control.stop.store(true, Ordering::Release);
                     return;
-                };
-                *found.lock() = Some(moves);
-                // End the search as soon as it may end.
-                while !flag.load(Ordering::Acquire) {
-                    if !control.waiting.load(Ordering::Acquire) {
-                        control.stop.store(true, Ordering::Release);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
                 }
-            })
-            .ok()?;
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+        .ok()?;
         Some(RootMate {
             stop,
             line,
