@@ -334,3 +334,35 @@ fn side_solver_respects_the_move_limit() {
         r.score
     );
 }
+
+#[test]
+fn a_small_table_still_gives_exact_answers_and_is_collected_when_full() {
+    // A 1 MiB table (about 26,000 entries): entries are replaced and, when it is full,
+    // collected; every sample answer is still the exact shortest mate.
+    let stop = AtomicBool::new(false);
+    let limits = |max_nodes| MateLimits {
+        deadline: None,
+        max_nodes: Some(max_nodes),
+        stop: &stop,
+        table_mib: 1,
+        shortest: true,
+        max_len: None,
+    };
+    for row in common::tsv_rows("tsume/tsume_sample100.tsv") {
+        let pos = position(&row[0]);
+        let r = solve(&pos, limits(50_000_000));
+        match &r.result {
+            MateResult::Mate(line) => {
+                assert_eq!(line.len().to_string(), row[1].trim(), "{}", row[0]);
+                assert!(r.shortest);
+                assert!(is_mating_line(&pos, line));
+            }
+            other => panic!("{}: {other:?}", row[0]),
+        }
+    }
+    // Microcosmos for 300,000 nodes fills the table many times over.
+    let long = common::tsv_rows("tsume/famous_long_tsume.tsv");
+    let r = solve(&position(&long[0][2]), limits(300_000));
+    assert_eq!(r.result, MateResult::Timeout);
+    assert!(r.collections > 0, "no garbage collection ran");
+}

@@ -350,3 +350,65 @@ impl ProofTable {
         self.collections += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u64) -> NodeKey {
+        NodeKey {
+            board_key: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !1,
+            hands: [Hand::EMPTY, Hand::EMPTY],
+            side: Color::Black,
+            attacker: Color::Black,
+        }
+    }
+
+    #[test]
+    fn a_full_table_collects_its_cheapest_entries() {
+        let mut t = ProofTable::new(1);
+        let capacity = t.max_clusters * CLUSTER;
+        // Entry i cost i nodes: the expensive ones must survive collection.
+        let n = capacity as u64 * 3;
+        for i in 1..=n {
+            t.store(&key(i), 5, Lookup::proven(3), i);
+        }
+        assert!(t.collections() > 0);
+        assert!(t.usage_permille() <= 900);
+        assert_eq!(t.lookup(&key(n), 5), Lookup::proven(3));
+        assert_eq!(t.lookup(&key(n), 2), Lookup::UNKNOWN);
+        // The cheapest entry is long gone.
+        assert_eq!(t.lookup(&key(1), 5), Lookup::UNKNOWN);
+    }
+
+    #[test]
+    fn proofs_and_disproofs_carry_over_by_hand_dominance_and_length() {
+        let mut t = ProofTable::new(1);
+        let mut k = key(7);
+        k.hands[0].set(crate::shogi::PieceType::Gold, 1);
+        t.store(&k, 9, Lookup::proven(7), 10);
+        let mut richer = k;
+        richer.hands[0].set(crate::shogi::PieceType::Silver, 1);
+        assert_eq!(t.lookup(&richer, 9), Lookup::proven(7));
+        assert_eq!(t.lookup(&richer, 7), Lookup::proven(7));
+        assert_eq!(t.lookup(&richer, 5), Lookup::UNKNOWN);
+        let poorer = NodeKey {
+            hands: [Hand::EMPTY, Hand::EMPTY],
+            ..k
+        };
+        assert_eq!(t.lookup(&poorer, 9), Lookup::UNKNOWN);
+        // A disproof with a silver holds without it, not with a gold more.
+        let mut d = key(8);
+        d.hands[0].set(crate::shogi::PieceType::Silver, 1);
+        t.store(&d, 11, Lookup::disproven(11), 10);
+        let without = NodeKey {
+            hands: [Hand::EMPTY, Hand::EMPTY],
+            ..d
+        };
+        assert_eq!(t.lookup(&without, 11), Lookup::disproven(11));
+        assert_eq!(t.lookup(&without, 13), Lookup::UNKNOWN);
+        let mut more = d;
+        more.hands[0].set(crate::shogi::PieceType::Gold, 1);
+        assert_eq!(t.lookup(&more, 9), Lookup::UNKNOWN);
+    }
+}
