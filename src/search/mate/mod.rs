@@ -184,7 +184,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
         // Read a line at once, while the table holds the whole proof: the answer if the
         // budget runs out while looking for a shorter mate.
         let mut len = first.proof_len;
-        let mut fallback = line_from_table(&mut s.grace(), len);
+        let mut fallback = line_from_table(&mut s.grace());
         // Shrink: is there a mate at least two plies shorter?
         let mut shortest = len == 1;
         while len >= 3 && s.wants_shortest() {
@@ -195,7 +195,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
             if shorter.is_proven() {
                 len = shorter.proof_len;
                 shortest = len == 1;
-                if let Some(line) = line_from_table(&mut s.grace(), len) {
+                if let Some(line) = line_from_table(&mut s.grace()) {
                     fallback = Some(line);
                 }
             } else {
@@ -317,50 +317,47 @@ fn first_with(
     None
 }
 
-/// A mating line of at most `len` plies read from the table: quickest proven check,
-/// longest proven defence. Where the table has lost an entry (replaced or collected), the
-/// node is solved again. `None` when even that fails within the budget.
-fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
+/// A mating line read from the table: at each attacker move a mate in one if there is one,
+/// else the check with the shortest proven mate; at each defender move the reply with the
+/// longest. Lengths are the table's upper bounds, so the line is a mate but its defence is
+/// not necessarily the best. Where the table has no proof for a choice (an entry replaced
+/// or collected, or a node proven only through hand dominance, whose children were never
+/// searched with these hands), the node is searched again. `None` when even that fails
+/// within the budget.
+fn line_from_table(s: &mut Dfpn<'_>) -> Option<Vec<Move>> {
     let mut line = Vec::new();
-    let mut remaining = len;
     let found = loop {
-        if remaining == 0 {
+        let attacker = line.len() % 2 == 0;
+        if !attacker && !has_legal_move(&s.pos) {
             break true;
         }
-        let attacker = line.len() % 2 == 0;
-        if attacker && remaining == 1 {
-            // Mate in one needs no table: try the checks.
+        if line.len() >= dfpn::MAX_PATH {
+            break false;
+        }
+        if attacker {
             let mate = s.moves().into_iter().find(|&m| {
                 s.push(m);
                 let mated = !has_legal_move(&s.pos);
                 s.pop();
                 mated
             });
-            match mate {
-                Some(m) => {
-                    line.push(m);
-                    s.push(m);
-                    break true;
-                }
-                None => break false,
+            if let Some(m) = mate {
+                line.push(m);
+                s.push(m);
+                break true;
             }
         }
-        let mut choice = known_choice(s, remaining, attacker);
+        let mut choice = known_choice(s, attacker);
         if choice.is_none() {
-            // The table lost a child's entry, or proves this node only through hand
-            // dominance (a proof with other hands, whose children were never searched
-            // with these). Search the node itself again, which stores what the choice
-            // needs, then look again.
             let key = s.node_key();
-            let v = s.mid(key, INFINITE, INFINITE, remaining);
+            let v = s.mid(key, INFINITE, INFINITE, UNBOUNDED);
             if !s.aborted && v.is_proven() {
-                choice = known_choice(s, remaining, attacker);
+                choice = known_choice(s, attacker);
             }
         }
-        let Some((l, m)) = choice else { break false };
+        let Some(m) = choice else { break false };
         line.push(m);
         s.push(m);
-        remaining = l;
     };
     for _ in 0..line.len() {
         s.pop();
@@ -368,15 +365,14 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     found.then_some(line)
 }
 
-/// From the table alone: the attacker's check with the shortest proven mate within
-/// `remaining`, or the defender's reply with the longest (all replies must be proven).
-/// Returns the child's proof length and the move.
-fn known_choice(s: &mut Dfpn<'_>, remaining: u16, attacker: bool) -> Option<(u16, Move)> {
+/// From the table alone: the attacker's check with the shortest proven mate, or the
+/// defender's reply with the longest (every reply must be proven).
+fn known_choice(s: &mut Dfpn<'_>, attacker: bool) -> Option<Move> {
     let mut best: Option<(u16, Move)> = None;
     for m in s.moves() {
         s.push(m);
         let key = s.node_key();
-        let v = s.table.lookup(&key, remaining - 1);
+        let v = s.table.lookup(&key, UNBOUNDED);
         s.pop();
         if !v.is_proven() {
             if attacker {
@@ -393,7 +389,7 @@ fn known_choice(s: &mut Dfpn<'_>, remaining: u16, attacker: bool) -> Option<(u16
             best = Some((v.proof_len, m));
         }
     }
-    best
+    best.map(|(_, m)| m)
 }
 
 /// Replay `line` from `pos`: legal moves, every attacker move gives check, odd length, and
