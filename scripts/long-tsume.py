@@ -16,23 +16,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-import cshogi
+from tsume_replay import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def replay(sfen, moves):
-    b = cshogi.Board(sfen)
-    if len(moves) % 2 == 0:
-        return False
-    for i, m in enumerate(moves):
-        mv = b.move_from_usi(m)
-        if mv == 0 or not b.is_legal(mv):
-            return False
-        b.push(mv)
-        if i % 2 == 0 and not b.is_check():
-            return False
-    return b.is_game_over()
 
 
 def main():

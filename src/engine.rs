@@ -315,6 +315,21 @@ struct Shared {
     book: Mutex<(String, Option<Arc<Book>>)>,
 }
 
+impl Shared {
+    /// End a search from its own thread: run `deliver` (the call of the best-move or mate
+    /// sink), then mark the engine idle. While `deliver` runs, the search is over for
+    /// commands from other threads: they wait for the sink to return instead of failing as
+    /// busy (a GUI answers a best move at once with the next position and go).
+    fn deliver_and_finish(&self, deliver: impl FnOnce()) {
+        *self.delivering.lock() = Some(std::thread::current().id());
+        deliver();
+        let mut searching = self.searching.lock();
+        *self.delivering.lock() = None;
+        *searching = false;
+        self.idle.notify_all();
+    }
+}
+
 fn seeded_rng(seed: u64) -> Rng {
     if seed == 0 {
         Rng::from_entropy()
@@ -758,17 +773,11 @@ impl Engine {
                         BestMove::Resign
                     }
                 };
-                // From here on the search is over: commands from other threads wait for
-                // the sink to return instead of failing as busy (a GUI answers a best move
-                // at once with the next position and go).
-                *shared.delivering.lock() = Some(std::thread::current().id());
-                if let Some(f) = &sinks.read().bestmove {
-                    f(&best);
-                }
-                let mut searching = shared.searching.lock();
-                *shared.delivering.lock() = None;
-                *searching = false;
-                shared.idle.notify_all();
+                shared.deliver_and_finish(|| {
+                    if let Some(f) = &sinks.read().bestmove {
+                        f(&best);
+                    }
+                });
             }),
         };
         let mut pool = self.pool.lock();
@@ -930,14 +939,11 @@ impl Engine {
                 MateReport::timeout()
             });
             *shared.last_mate.lock() = Some(report.clone());
-            *shared.delivering.lock() = Some(std::thread::current().id());
-            if let Some(f) = &sinks.read().mate {
-                f(&report);
-            }
-            let mut searching = shared.searching.lock();
-            *shared.delivering.lock() = None;
-            *searching = false;
-            shared.idle.notify_all();
+            shared.deliver_and_finish(|| {
+                if let Some(f) = &sinks.read().mate {
+                    f(&report);
+                }
+            });
         });
         match thread {
             Ok(handle) => {

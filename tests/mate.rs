@@ -12,18 +12,26 @@ fn position(sfen: &str) -> Position {
     Position::from_sfen_with(sfen, Validation::Composed).expect(sfen)
 }
 
+/// Limits with a node budget, a table size and the shortest-or-first choice (two minutes
+/// at most, against a hang).
+fn limits(
+    stop: &AtomicBool,
+    max_nodes: Option<u64>,
+    table_mib: usize,
+    shortest: bool,
+) -> MateLimits<'_> {
+    MateLimits {
+        deadline: Some(Instant::now() + Duration::from_secs(120)),
+        max_nodes,
+        stop,
+        table_mib,
+        shortest,
+        max_len: None,
+    }
+}
+
 fn solve_with(pos: &Position, max_nodes: Option<u64>, stop: &AtomicBool) -> MateReport {
-    solve(
-        pos,
-        MateLimits {
-            deadline: Some(Instant::now() + Duration::from_secs(120)),
-            max_nodes,
-            stop,
-            table_mib: 16,
-            shortest: true,
-            max_len: None,
-        },
-    )
+    solve(pos, limits(stop, max_nodes, 16, true))
 }
 
 fn solve_sfen(sfen: &str) -> MateReport {
@@ -67,17 +75,7 @@ fn first_proof_mode_answers_a_mate_for_every_sample_problem() {
     for row in common::tsv_rows("tsume/tsume_sample100.tsv") {
         let sfen = &row[0];
         let pos = position(sfen);
-        let r = solve(
-            &pos,
-            MateLimits {
-                deadline: None,
-                max_nodes: Some(50_000_000),
-                stop: &stop,
-                table_mib: 16,
-                shortest: false,
-                max_len: None,
-            },
-        );
+        let r = solve(&pos, limits(&stop, Some(50_000_000), 16, false));
         match &r.result {
             MateResult::Mate(line) => assert!(is_mating_line(&pos, line), "{sfen}"),
             other => panic!("{sfen}: {other:?}"),
@@ -298,17 +296,7 @@ fn a_proven_mate_is_reported_even_when_the_budget_ends_early() {
     }
     // A first-proof search whose table has replaced entries of the proof.
     let pos = position("7nl/3pS4/4+R2p1/p2P2p1p/2SnbG3/4k2PP/PPNg1+sP2/LGr3SK1/5G1NL w 4Pbl3p 3");
-    let r = solve(
-        &pos,
-        MateLimits {
-            deadline: None,
-            max_nodes: None,
-            stop: &stop,
-            table_mib: 1,
-            shortest: false,
-            max_len: None,
-        },
-    );
+    let r = solve(&pos, limits(&stop, None, 1, false));
     match &r.result {
         MateResult::Mate(line) => assert!(is_mating_line(&pos, line)),
         other => panic!("{other:?}"),
@@ -340,17 +328,9 @@ fn a_small_table_still_gives_exact_answers_and_is_collected_when_full() {
     // A 1 MiB table (about 26,000 entries): entries are replaced and, when it is full,
     // collected; every sample answer is still the exact shortest mate.
     let stop = AtomicBool::new(false);
-    let limits = |max_nodes| MateLimits {
-        deadline: None,
-        max_nodes: Some(max_nodes),
-        stop: &stop,
-        table_mib: 1,
-        shortest: true,
-        max_len: None,
-    };
     for row in common::tsv_rows("tsume/tsume_sample100.tsv") {
         let pos = position(&row[0]);
-        let r = solve(&pos, limits(50_000_000));
+        let r = solve(&pos, limits(&stop, Some(50_000_000), 1, true));
         match &r.result {
             MateResult::Mate(line) => {
                 assert_eq!(line.len().to_string(), row[1].trim(), "{}", row[0]);
@@ -362,7 +342,10 @@ fn a_small_table_still_gives_exact_answers_and_is_collected_when_full() {
     }
     // Microcosmos for 300,000 nodes fills the table many times over.
     let long = common::tsv_rows("tsume/famous_long_tsume.tsv");
-    let r = solve(&position(&long[0][2]), limits(300_000));
+    let r = solve(
+        &position(&long[0][2]),
+        limits(&stop, Some(300_000), 1, true),
+    );
     assert_eq!(r.result, MateResult::Timeout);
     assert!(r.collections > 0, "no garbage collection ran");
 }

@@ -52,6 +52,20 @@ static void check_impl(int ok, const char *file, int line, const char *fmt, ...)
                    "\"%s\" should contain \"%s\"", h_ ? h_ : "(null)", n_);                   \
     } while (0)
 
+/* Number of space-separated words in `s` (move lists). */
+static inline int count_words(const char *s) {
+    int n = 0, in = 0;
+    for (; *s; s++) {
+        if (*s == ' ') {
+            in = 0;
+        } else if (!in) {
+            in = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 static int finish(void) {
     printf("%d passed, %d failed\n", atomic_load(&g_pass), atomic_load(&g_fail));
     return atomic_load(&g_fail) ? 1 : 0;

@@ -47,18 +47,6 @@ static void current_sfen(hayanagi_engine *e, char *buf, size_t cap) {
     CHECK(len == strlen(buf));
 }
 
-static int count_words(const char *s) {
-    int n = 0, in = 0;
-    for (; *s; s++) {
-        if (*s == ' ') {
-            in = 0;
-        } else if (!in) {
-            in = 1;
-            n++;
-        }
-    }
-    return n;
-}
 
 /* ----- library-wide --------------------------------------------------------------------- */
 

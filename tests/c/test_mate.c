@@ -65,18 +65,6 @@ static void sleep_ms(long ms) {
     nanosleep(&ts, NULL);
 }
 
-static int count_words(const char *s) {
-    int n = 0, in = 0;
-    for (; *s; s++) {
-        if (*s == ' ') {
-            in = 0;
-        } else if (!in) {
-            in = 1;
-            n++;
-        }
-    }
-    return n;
-}
 
 /* Solve the engine's position and check the answer against the callback and last_mate. */
 static void solve(hayanagi_engine *e, record *rec, int want_kind, const char *want_moves) {

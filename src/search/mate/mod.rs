@@ -89,13 +89,6 @@ impl MateReport {
     }
 }
 
-/// Look for a forced mate by the side to move in `pos`. Returns the result and the nodes
-/// visited.
-pub fn search_mate(pos: &Position, limits: MateLimits<'_>) -> (MateResult, u64) {
-    let report = solve(pos, limits);
-    (report.result, report.nodes)
-}
-
 /// Look for the shortest forced mate by the side to move in `pos`. Runs on a thread of its
 /// own with [`SOLVER_STACK_BYTES`] of stack (the search recurses once per ply), so any
 /// caller's thread will do. Where such a thread cannot be had (address-space limits), a
@@ -409,46 +402,4 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
         }
     }
     legal(&p).is_empty()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn solve_sfen(sfen: &str) -> MateResult {
-        let stop = AtomicBool::new(false);
-        let pos = Position::from_sfen_with(sfen, crate::shogi::Validation::Composed).unwrap();
-        search_mate(
-            &pos,
-            MateLimits {
-                deadline: None,
-                max_nodes: Some(50_000_000),
-                stop: &stop,
-                table_mib: 16,
-                shortest: true,
-                max_len: None,
-            },
-        )
-        .0
-    }
-
-    #[test]
-    fn finds_mate_in_one_and_proves_no_mate() {
-        // Gold drop mate at the head of a cornered king.
-        match solve_sfen("8k/9/8P/9/9/9/9/9/K8 b G 1") {
-            MateResult::Mate(line) => assert_eq!(line.len(), 1),
-            other => panic!("{other:?}"),
-        }
-        // No pieces to check with.
-        assert_eq!(solve_sfen("8k/9/9/9/9/9/9/9/K8 b - 1"), MateResult::NoMate);
-    }
-
-    #[test]
-    fn pawn_drop_mate_is_not_a_mate() {
-        // rules.tsv R01: only P*1b would mate, and that is illegal (uchifuzume).
-        assert_eq!(
-            solve_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1"),
-            MateResult::NoMate
-        );
-    }
 }
