@@ -4,7 +4,7 @@ SFEN, except the paradox problem 最後の審判) with `hayanagi mate`, a time c
 minutes by default), and replay every reported mate with cshogi.
 
 usage: scripts/long-tsume.py [--cap-s 600] [--mate-hash 4096] [--any-length] [--jobs N]
-                             [--engine target/release/hayanagi]
+                             [--only NAME ...] [--engine target/release/hayanagi]
 
 With --any-length the solver answers its first proven mate, so the time is the time to
 solve; without it, a solved problem goes on looking for a shorter mate until the cap and
@@ -29,6 +29,7 @@ def main():
     ap.add_argument("--file", default=os.path.join(ROOT, "tests/data/tsume/famous_long_tsume.tsv"))
     ap.add_argument("--any-length", action="store_true")
     ap.add_argument("--jobs", type=int, default=1, help="problems solved at the same time")
+    ap.add_argument("--only", nargs="*", default=[], help="problems whose name contains one of these")
     args = ap.parse_args()
     mode = "first mate proven" if args.any_length else "shortest mate"
     print(f"cap {args.cap_s} s per problem, MateHash {args.mate_hash} MiB, {mode}, "
@@ -37,6 +38,8 @@ def main():
     with open(args.file, encoding="utf-8") as f:
         rows = [l.rstrip("\n").split("\t") for l in f if not l.startswith("#") and l.strip()]
     rows = [r for r in rows if r[2] != "-" and "最後の審判" not in r[0]]
+    if args.only:
+        rows = [r for r in rows if any(o in r[0] for o in args.only)]
     cmd = lambda sfen: ([args.engine, "mate", "--sfen", sfen, "--movetime", str(args.cap_s * 1000),
                          "--option", f"MateHash={args.mate_hash}"]
                         + (["--any-length"] if args.any_length else []))

@@ -177,7 +177,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
         // Read a line at once, while the table holds the whole proof: the answer if the
         // budget runs out while looking for a shorter mate.
         let mut len = first.proof_len;
-        let mut fallback = line_from_table(&mut s.grace());
+        let mut fallback = line_from_table(&mut s.grace(), len);
         // Shrink: is there a mate at least two plies shorter?
         let mut shortest = len == 1;
         while len >= 3 && s.wants_shortest() {
@@ -188,7 +188,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
             if shorter.is_proven() {
                 len = shorter.proof_len;
                 shortest = len == 1;
-                if let Some(line) = line_from_table(&mut s.grace()) {
+                if let Some(line) = line_from_table(&mut s.grace(), len) {
                     fallback = Some(line);
                 }
             } else {
@@ -310,22 +310,25 @@ fn first_with(
     None
 }
 
-/// A mating line read from the table: at each attacker move a mate in one if there is one,
-/// else the check with the shortest proven mate; at each defender move the reply with the
-/// longest. Lengths are the table's upper bounds, so the line is a mate but its defence is
-/// not necessarily the best. Where the table has no proof for a choice (an entry replaced
-/// or collected, or a node proven only through hand dominance, whose children were never
-/// searched with these hands), the node is searched again. `None` when even that fails
-/// within the budget.
-fn line_from_table(s: &mut Dfpn<'_>) -> Option<Vec<Move>> {
+/// A mating line of at most `len` plies (the root's proof length) read from the table: at
+/// each attacker move a mate in one if there is one, else the check with the shortest
+/// proven mate; at each defender move the reply with the longest. Each choice must be
+/// proven within the length left, which shrinks every ply, so the line cannot run in
+/// circles through proofs stored on different paths. Lengths are the table's upper bounds:
+/// the line is a mate, but its defence is not necessarily the best.
+///
+/// Where the table has no such proof (an entry replaced or collected, or a node proven
+/// only through hand dominance, whose children were never searched with these hands), the
+/// node is searched again: first without a bound (cheap when the table holds most of the
+/// proof), then within the length left (always provable: the table's proof says so).
+/// `None` when the budget runs out first.
+fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
+    let mut left = len;
     let found = loop {
         let attacker = line.len() % 2 == 0;
         if !attacker && !has_legal_move(&s.pos) {
             break true;
-        }
-        if line.len() >= dfpn::MAX_PATH {
-            break false;
         }
         if attacker {
             let mate = s.moves().into_iter().find(|&m| {
@@ -340,17 +343,25 @@ fn line_from_table(s: &mut Dfpn<'_>) -> Option<Vec<Move>> {
                 break true;
             }
         }
-        let mut choice = known_choice(s, attacker);
-        if choice.is_none() {
+        if left == 0 {
+            break false;
+        }
+        let mut choice = known_choice(s, attacker, left - 1);
+        for bound in [UNBOUNDED, left] {
+            if choice.is_some() || s.aborted {
+                break;
+            }
             let key = s.node_key();
-            let v = s.mid(key, INFINITE, INFINITE, UNBOUNDED);
-            if !s.aborted && v.is_proven() {
-                choice = known_choice(s, attacker);
+            if s.mid(key, INFINITE, INFINITE, bound).is_proven() && !s.aborted {
+                choice = known_choice(s, attacker, left - 1);
             }
         }
-        let Some(m) = choice else { break false };
+        let Some((child_len, m)) = choice else {
+            break false;
+        };
         line.push(m);
         s.push(m);
+        left = child_len;
     };
     for _ in 0..line.len() {
         s.pop();
@@ -358,14 +369,15 @@ fn line_from_table(s: &mut Dfpn<'_>) -> Option<Vec<Move>> {
     found.then_some(line)
 }
 
-/// From the table alone: the attacker's check with the shortest proven mate, or the
-/// defender's reply with the longest (every reply must be proven).
-fn known_choice(s: &mut Dfpn<'_>, attacker: bool) -> Option<Move> {
+/// From the table alone, among children proven within `depth`: the attacker's check with
+/// the shortest mate, or the defender's reply with the longest (every reply must be
+/// proven). Returns the child's proof length and the move.
+fn known_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Move)> {
     let mut best: Option<(u16, Move)> = None;
     for m in s.moves() {
         s.push(m);
         let key = s.node_key();
-        let v = s.table.lookup(&key, UNBOUNDED);
+        let v = s.table.lookup(&key, depth);
         s.pop();
         if !v.is_proven() {
             if attacker {
@@ -382,7 +394,7 @@ fn known_choice(s: &mut Dfpn<'_>, attacker: bool) -> Option<Move> {
             best = Some((v.proof_len, m));
         }
     }
-    best.map(|(_, m)| m)
+    best
 }
 
 /// Replay `line` from `pos`: legal moves, every attacker move gives check, odd length, and
