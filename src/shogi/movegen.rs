@@ -79,8 +79,6 @@ impl MoveList {
         self.len = 0;
     }
 
-    /// Keep only the moves for which `f` is true.
-    #[inline]
     /// Like [`MoveList::retain`], for the moves from index `start` on only.
     pub fn retain_from(&mut self, start: usize, mut f: impl FnMut(Move) -> bool) {
         let mut kept = start;
@@ -94,6 +92,8 @@ impl MoveList {
         self.len = kept;
     }
 
+    /// Keep only the moves for which `f` is true.
+    #[inline]
     pub fn retain(&mut self, f: impl FnMut(Move) -> bool) {
         self.retain_from(0, f);
     }

@@ -391,27 +391,19 @@ impl Position {
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
         let prev = *self.st();
-        let mut key = prev.key ^ zobrist::SIDE;
+        let key = self.key_after(m);
         let to = m.to();
         let mut captured = Piece::EMPTY;
         if m.is_drop() {
             let pt = m.dropped();
-            let p = Piece::new(us, pt);
-            let n = self.hands[us.index()].count(pt);
             self.hands[us.index()].remove(pt);
-            key ^= zobrist::hand(us, pt, n) ^ zobrist::hand(us, pt, n - 1);
-            self.put_piece(p, to);
-            key ^= zobrist::board(p, to);
+            self.put_piece(Piece::new(us, pt), to);
         } else {
             let from = m.from();
             captured = self.board[to.index()];
             if !captured.is_empty() {
                 self.remove_piece(to);
-                let cpt = captured.piece_type().unpromoted();
-                let n = self.hands[us.index()].count(cpt);
-                self.hands[us.index()].add(cpt);
-                key ^= zobrist::hand(us, cpt, n) ^ zobrist::hand(us, cpt, n + 1);
-                key ^= zobrist::board(captured, to);
+                self.hands[us.index()].add(captured.piece_type().unpromoted());
                 if captured.piece_type() == PieceType::King {
                     // Only reachable from illegal positions; keep the king slot honest.
                     self.kings[captured.color().index()] = None;
@@ -424,7 +416,6 @@ impl Position {
                 p
             };
             self.put_piece(moved, to);
-            key ^= zobrist::board(p, from) ^ zobrist::board(moved, to);
         }
         self.side = us.flip();
         self.states.push(StateInfo {
