@@ -200,7 +200,7 @@ impl Callbacks {
         let slot = self.mate.read();
         if let Some(f) = slot.f {
             let result = types::mate_result_to_c(r);
-            let moves = CString::new(types::mate_moves(r)).unwrap_or_default();
+            let moves = CString::new(r.moves_usi()).unwrap_or_default();
             let _g = CallbackGuard::enter(self.owner);
             // SAFETY: host function; the struct and the string live until the call returns.
             unsafe { f(slot.user_data, &result, moves.as_ptr()) };
@@ -784,7 +784,7 @@ pub extern "C" fn hayanagi_engine_last_mate(
         };
         // SAFETY: non-null out-param.
         unsafe { out.write(types::mate_result_to_c(&report)) };
-        let st = copy_out(&types::mate_moves(&report), buf, cap, out_len);
+        let st = copy_out(&report.moves_usi(), buf, cap, out_len);
         e.report_copy(st, buf, "buffer too small for the mate moves")
     })
 }

@@ -228,16 +228,6 @@ pub(super) fn mate_result_to_c(r: &crate::search::mate::MateReport) -> hayanagi_
     }
 }
 
-/// The moves of a mate answer, space-separated USI ("" unless a mate was found).
-pub(super) fn mate_moves(r: &crate::search::mate::MateReport) -> String {
-    match &r.result {
-        crate::search::mate::MateResult::Mate(line) => {
-            line.iter().map(|m| m.usi()).collect::<Vec<_>>().join(" ")
-        }
-        _ => String::new(),
-    }
-}
-
 /// A transposition-table probe.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -79,13 +79,18 @@ impl MateReport {
         }
     }
 
+    /// The moves of the mating line, space-separated USI (empty unless a mate was found).
+    pub fn moves_usi(&self) -> String {
+        match &self.result {
+            MateResult::Mate(line) => line.iter().map(|m| m.usi()).collect::<Vec<_>>().join(" "),
+            _ => String::new(),
+        }
+    }
+
     /// The USI answer line: `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
     pub fn to_usi(&self) -> String {
         match &self.result {
-            MateResult::Mate(line) => {
-                let moves: Vec<String> = line.iter().map(|m| m.usi()).collect();
-                format!("checkmate {}", moves.join(" "))
-            }
+            MateResult::Mate(_) => format!("checkmate {}", self.moves_usi()),
             MateResult::NoMate => "checkmate nomate".into(),
             MateResult::Timeout => "checkmate timeout".into(),
         }
@@ -97,7 +102,8 @@ impl MateReport {
 /// caller's thread will do. Where such a thread cannot be had (address-space limits), a
 /// smaller stack and then the calling thread serve, with paths cut shorter to match.
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
-    // (stack bytes, deepest path): 2 KiB of stack per ply, as for the main stack size.
+    // (stack bytes, deepest path): the fallback allows 4 KiB of stack per ply, twice what
+    // the main stack size does.
     const FALLBACK_STACK: usize = 8 << 20;
     let mut limits = Some(limits);
     for (stack, max_path) in [
@@ -206,7 +212,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
         };
         let line = exact
             .filter(|l| is_mating_line(pos, l))
-            .or(fallback.filter(|l| is_mating_line(pos, l)));
+            .or_else(|| fallback.filter(|l| is_mating_line(pos, l)));
         if let Some(line) = line {
             // "Shortest" only for a line of the settled length.
             report.shortest = shortest && line.len() == len as usize;
@@ -267,27 +273,39 @@ fn exact_line(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     found.then_some(line)
 }
 
+/// Each move of the current node with what the table says of its child within `depth`.
+fn child_lookups(s: &mut Dfpn<'_>, depth: u16) -> Vec<(Move, Lookup)> {
+    s.moves()
+        .into_iter()
+        .map(|m| {
+            s.push(m);
+            let key = s.node_key();
+            let v = s.table.lookup(&key, depth);
+            s.pop();
+            (m, v)
+        })
+        .collect()
+}
+
 /// The moves of the current node ordered by the mate length the table proves for their
 /// children within `depth` (unknown last): shortest first, or longest with `longest`.
 fn by_known_length(s: &mut Dfpn<'_>, depth: u16, longest: bool) -> Vec<Move> {
-    let mut keyed: Vec<(u32, Move)> = Vec::new();
-    for m in s.moves() {
-        s.push(m);
-        let key = s.node_key();
-        let v = s.table.lookup(&key, depth);
-        s.pop();
-        let len = if v.is_proven() {
-            v.proof_len as u32
-        } else {
-            u32::MAX
-        };
-        let rank = match (longest, v.is_proven()) {
-            (false, _) => len,
-            (true, true) => u32::MAX - 1 - len,
-            (true, false) => u32::MAX,
-        };
-        keyed.push((rank, m));
-    }
+    let mut keyed: Vec<(u32, Move)> = child_lookups(s, depth)
+        .into_iter()
+        .map(|(m, v)| {
+            let len = if v.is_proven() {
+                v.proof_len as u32
+            } else {
+                u32::MAX
+            };
+            let rank = match (longest, v.is_proven()) {
+                (false, _) => len,
+                (true, true) => u32::MAX - 1 - len,
+                (true, false) => u32::MAX,
+            };
+            (rank, m)
+        })
+        .collect();
     keyed.sort_by_key(|&(rank, _)| rank);
     keyed.into_iter().map(|(_, m)| m).collect()
 }
@@ -377,11 +395,7 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
 /// proven). Returns the child's proof length and the move.
 fn known_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Move)> {
     let mut best: Option<(u16, Move)> = None;
-    for m in s.moves() {
-        s.push(m);
-        let key = s.node_key();
-        let v = s.table.lookup(&key, depth);
-        s.pop();
+    for (m, v) in child_lookups(s, depth) {
         if !v.is_proven() {
             if attacker {
                 continue;
