@@ -38,8 +38,8 @@ commands:
                                         'checkmate <moves>', 'checkmate nomate',
                                         'checkmate timeout', then 'info string nodes N time_ms T';
                                         --any-length: the first mate proven, maybe not
-                                        the shortest; composed positions (no attacking king, extra pieces)
-                                        are always accepted
+                                        the shortest; composed positions (no attacking
+                                        king, extra pieces) are always accepted
 options:
   --sfen P      startpos | <SFEN> | sfen <SFEN> | a USI position argument with 'moves ...'
   --moves M     extra moves to play, e.g. \"7g7f 3c3d\"

@@ -72,20 +72,21 @@ impl RootMate {
 
     /// Stop the solver and return its mating line, if it found one.
     pub fn finish(mut self) -> Option<Vec<Move>> {
+        self.stop_and_join();
+        self.line.lock().take()
+    }
+
+    fn stop_and_join(&mut self) {
         self.stop.store(true, Ordering::Release);
         if let Some(h) = self.handle.take() {
             // The solver catches nothing; a panic there only loses its answer.
             let _ = h.join();
         }
-        self.line.lock().take()
     }
 }
 
 impl Drop for RootMate {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        self.stop_and_join();
     }
 }
