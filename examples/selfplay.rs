@@ -121,7 +121,7 @@ fn main() {
                 }
                 let opening = &openings[(g / 2) % openings.len()];
                 // Even games: A is black; odd games: A is white.
-                let a_color = if g % 2 == 0 {
+                let a_color = if g.is_multiple_of(2) {
                     Color::Black
                 } else {
                     Color::White

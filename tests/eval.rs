@@ -2,7 +2,7 @@
 
 mod common;
 
-use hayanagi::eval::Evaluator;
+use hayanagi::eval::ClassicEvaluator as Evaluator;
 use hayanagi::shogi::{legal, Position};
 
 #[test]

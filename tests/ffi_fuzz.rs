@@ -1147,7 +1147,7 @@ impl Fuzzer {
             2 => self.random_bytes(target, Some(SFEN_ALPHABET)),
             _ => {
                 let mut v = b"sfen ".to_vec();
-                v.extend(std::iter::repeat(*self.rng.pick(b"1+/ P9")).take(target));
+                v.extend(std::iter::repeat_n(*self.rng.pick(b"1+/ P9"), target));
                 v
             }
         }

@@ -11,7 +11,7 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRE
 use super::{
     mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
 };
-use crate::eval::Evaluator;
+use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::rules::{DeclarationRule, Repetition};
@@ -139,6 +139,8 @@ pub struct SearchConfig {
     pub skill: Option<Skill>,
     /// A book move to play without searching, with its expected reply.
     pub book_move: Option<(Move, Option<Move>)>,
+    /// The evaluation: a loaded net and `FV_SCALE`, or the hand-crafted one.
+    pub eval: EvalConfig,
 }
 
 impl Default for SearchConfig {
@@ -153,6 +155,7 @@ impl Default for SearchConfig {
             resign_value: NEVER_RESIGN,
             skill: None,
             book_move: None,
+            eval: EvalConfig::default(),
         }
     }
 }
@@ -304,7 +307,7 @@ impl Worker {
         config: SearchConfig,
         time: TimeManager,
     ) -> Worker {
-        let eval = Evaluator::new(&pos);
+        let eval = Evaluator::new(&pos, &config.eval);
         let frames = (0..MAX_PLY + 2)
             .map(|_| Frame {
                 moves: MoveList::new(),
@@ -350,7 +353,7 @@ impl Worker {
         time: TimeManager,
     ) {
         self.id = id;
-        self.eval = Evaluator::new(&pos);
+        self.eval = Evaluator::new(&pos, &config.eval);
         self.pos = pos;
         self.tt = tt;
         self.control = control;
@@ -388,7 +391,7 @@ impl Worker {
             // One thread: exact. Several: the sum every 256 nodes (overshoot < 256 each).
             let total = if counters.len() == 1 {
                 self.nodes
-            } else if self.nodes % 256 == 0 {
+            } else if self.nodes.is_multiple_of(256) {
                 self.control.nodes()
             } else {
                 0
@@ -397,7 +400,7 @@ impl Worker {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
         }
-        if self.is_main() && self.nodes % CLOCK_INTERVAL == 0 {
+        if self.is_main() && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if self.control.ponderhit.swap(false, Ordering::Relaxed) {
                 self.time.restart();
             }

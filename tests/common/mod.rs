@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod nnue_ref;
 pub mod usi;
 
 use hayanagi::shogi::{legal, Position};

@@ -418,7 +418,7 @@ fn known_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Mo
 /// the side to move at the end has no legal move.
 pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
     let mut p = pos.clone();
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
     for (i, &m) in line.iter().enumerate() {

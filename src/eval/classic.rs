@@ -1,0 +1,248 @@
+//! The hand-crafted evaluation: material on the board and in hand, piece-square terms, king-relative
+//! terms (defenders near one's own king, attackers near the enemy king), a light mobility
+//! term for long-range pieces and a tempo bonus. Weights live in
+//! [`super::weights::Weights`]. It evaluates every position, kings or not, and is the
+//! fallback when no net is loaded or the net cannot evaluate a position.
+//!
+//! The board-dependent part is kept incrementally: the search calls
+//! [`ClassicEvaluator::do_move`] before `Position::do_move` and
+//! [`ClassicEvaluator::undo_move`] after
+//! `undo_move`; each move adjusts an accumulator instead of rescanning the board. Only a
+//! king move rescans the king-relative terms (every piece's offset to that king changes).
+
+use super::weights::{weights, Weights};
+use crate::shogi::attacks::tables;
+use crate::shogi::{Color, Move, Piece, PieceType, Position, Square};
+
+/// Accumulated terms, from black's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Accumulator {
+    /// Material (board and hand) plus piece-square terms.
+    material: i32,
+    /// King-relative terms; `None` after a king move until the next evaluation.
+    king: Option<i32>,
+}
+
+/// Incrementally updated evaluation of one search line.
+#[derive(Clone)]
+pub struct ClassicEvaluator {
+    stack: Vec<Accumulator>,
+}
+
+#[inline(always)]
+fn sign(c: Color) -> i32 {
+    if c == Color::Black {
+        1
+    } else {
+        -1
+    }
+}
+
+/// `sq` as seen by `c` (as if `c` were black).
+#[inline(always)]
+fn rel(c: Color, sq: Square) -> Square {
+    if c == Color::Black {
+        sq
+    } else {
+        sq.flip()
+    }
+}
+
+#[inline(always)]
+fn offset(c: Color, king: Square, sq: Square) -> usize {
+    let (k, s) = (rel(c, king), rel(c, sq));
+    let df = s.file() as i32 - k.file() as i32;
+    let dr = s.rank() as i32 - k.rank() as i32;
+    ((df + 8) * 17 + (dr + 8)) as usize
+}
+
+#[inline(always)]
+fn material_term(w: &Weights, p: Piece, sq: Square) -> i32 {
+    let (c, pt) = (p.color(), p.piece_type());
+    sign(c) * (w.board_value[pt.index()] + w.psqt[pt.index()][rel(c, sq).index()])
+}
+
+#[inline(always)]
+fn king_term(w: &Weights, p: Piece, sq: Square, kings: [Option<Square>; 2]) -> i32 {
+    let (c, pt) = (p.color(), p.piece_type());
+    if pt == PieceType::King {
+        return 0;
+    }
+    let mut v = 0;
+    if let Some(k) = kings[c.index()] {
+        v += w.own_king[pt.index()][offset(c, k, sq)];
+    }
+    if let Some(k) = kings[c.flip().index()] {
+        v += w.enemy_king[pt.index()][offset(c, k, sq)];
+    }
+    sign(c) * v
+}
+
+fn full_material(w: &Weights, pos: &Position) -> i32 {
+    let mut v = 0;
+    for sq in pos.occupied() {
+        v += material_term(w, pos.piece_on(sq), sq);
+    }
+    for c in Color::ALL {
+        for pt in PieceType::HAND {
+            v += sign(c) * w.hand_value[pt.index()][pos.hand(c).count(pt).min(18) as usize];
+        }
+    }
+    v
+}
+
+fn full_king(w: &Weights, pos: &Position) -> i32 {
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    pos.occupied()
+        .map(|sq| king_term(w, pos.piece_on(sq), sq, kings))
+        .sum()
+}
+
+impl ClassicEvaluator {
+    /// An evaluator for `pos`, computed from scratch.
+    pub fn new(pos: &Position) -> ClassicEvaluator {
+        let w = weights();
+        let mut stack = Vec::with_capacity(256);
+        stack.push(Accumulator {
+            material: full_material(w, pos),
+            king: Some(full_king(w, pos)),
+        });
+        ClassicEvaluator { stack }
+    }
+
+    /// Account for `m`, which is about to be played in `pos` (call before `do_move`).
+    pub fn do_move(&mut self, pos: &Position, m: Move) {
+        let w = weights();
+        let top = *self.stack.last().expect("evaluator stack");
+        let us = pos.side_to_move();
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let to = m.to();
+        let mut material = top.material;
+        let mut king = top.king;
+        if m.is_drop() {
+            let pt = m.dropped();
+            let p = Piece::new(us, pt);
+            let n = pos.hand(us).count(pt).min(18) as usize;
+            let hv = &w.hand_value[pt.index()];
+            material += material_term(w, p, to) - sign(us) * (hv[n] - hv[n - 1]);
+            king = king.map(|k| k + king_term(w, p, to, kings));
+        } else {
+            let from = m.from();
+            let p = pos.piece_on(from);
+            let q = pos.moved_piece_after(m);
+            let captured = pos.piece_on(to);
+            material += material_term(w, q, to) - material_term(w, p, from);
+            if !captured.is_empty() {
+                material -= material_term(w, captured, to);
+                let cpt = captured.piece_type().unpromoted();
+                let n = pos.hand(us).count(cpt).min(17) as usize;
+                let hv = &w.hand_value[cpt.index()];
+                material += sign(us) * (hv[n + 1] - hv[n]);
+            }
+            if p.piece_type() == PieceType::King {
+                king = None;
+            } else {
+                king = king.map(|k| {
+                    let mut k = k + king_term(w, q, to, kings) - king_term(w, p, from, kings);
+                    if !captured.is_empty() {
+                        k -= king_term(w, captured, to, kings);
+                    }
+                    k
+                });
+            }
+        }
+        self.stack.push(Accumulator { material, king });
+    }
+
+    /// A null move changes nothing but the side to move.
+    pub fn do_null_move(&mut self) {
+        let top = *self.stack.last().expect("evaluator stack");
+        self.stack.push(top);
+    }
+
+    /// Take back the last `do_move` or `do_null_move`.
+    pub fn undo_move(&mut self) {
+        self.stack.pop();
+        debug_assert!(!self.stack.is_empty());
+    }
+
+    /// Evaluation of `pos` (which must match the moves fed in) for the side to move.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let w = weights();
+        let top = self.stack.last_mut().expect("evaluator stack");
+        let king = match top.king {
+            Some(k) => k,
+            None => {
+                let k = full_king(w, pos);
+                top.king = Some(k);
+                k
+            }
+        };
+        let black = top.material + king + mobility(w, pos);
+        let v = if pos.side_to_move() == Color::Black {
+            black
+        } else {
+            -black
+        };
+        v + w.tempo
+    }
+
+    /// The evaluation computed from scratch (for tests and diagnostics).
+    pub fn evaluate_from_scratch(pos: &Position) -> i32 {
+        ClassicEvaluator::new(pos).evaluate(pos)
+    }
+}
+
+/// Squares attacked by long-range pieces, not counting own-occupied ones.
+fn mobility(w: &Weights, pos: &Position) -> i32 {
+    let t = tables();
+    let occ = pos.occupied();
+    let mut v = 0;
+    for c in Color::ALL {
+        let own = pos.pieces(c);
+        let mut side = 0;
+        for pt in [
+            PieceType::Lance,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Horse,
+            PieceType::Dragon,
+        ] {
+            for sq in pos.pieces_of(c, pt) {
+                let att = t.attacks(pt, c, sq, occ).and_not(own);
+                side += w.mobility[pt.index()] * att.count() as i32;
+            }
+        }
+        v += sign(c) * side;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let pos = Position::startpos();
+        let w = weights();
+        // Black to move: only the tempo bonus separates the sides.
+        assert_eq!(ClassicEvaluator::evaluate_from_scratch(&pos), w.tempo);
+        let white =
+            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+                .unwrap();
+        assert_eq!(ClassicEvaluator::evaluate_from_scratch(&white), w.tempo);
+    }
+
+    #[test]
+    fn material_counts() {
+        let up_a_rook =
+            Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
+                .unwrap();
+        let even = Position::startpos();
+        assert!(
+            ClassicEvaluator::evaluate_from_scratch(&up_a_rook)
+                > ClassicEvaluator::evaluate_from_scratch(&even) + 900
+        );
+    }
+}
