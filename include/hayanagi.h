@@ -430,16 +430,22 @@ hayanagi_status hayanagi_engine_last_error(const struct hayanagi_engine *engine,
  * `NetworkDelay`, `NetworkDelay2`, `MinimumThinkingTime`, `SlowMover`,
  * `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
  * `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
- * `SearchFeatures`; the README lists types and ranges). Values are validated now; a table
- * resize and the book file happen at `hayanagi_engine_ready` or the next `go` (a book
- * that cannot be read is reported through the log callback).
+ * `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
+ * README lists types and ranges). Values are validated now; a table resize, the book file
+ * and the NNUE net happen at `hayanagi_engine_ready` (or the next `go`, which reports
+ * failures through the log callback). `EvalFile`/`EvalDir` paths are made absolute against
+ * the process's working directory when set.
  */
 hayanagi_status hayanagi_engine_set_option(struct hayanagi_engine *engine,
                                            const char *name,
                                            const char *value);
 
 /**
- * Apply deferred work (table resize). The USI `isready` step.
+ * Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`). The USI
+ * `isready` step. A net that cannot be loaded returns `HAYANAGI_IO` (missing or unreadable
+ * file) or `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong
+ * size, trailing bytes) with the reason in the last error; the engine keeps the
+ * evaluation it had. Hash mismatches are only warnings on the log callback.
  */
 hayanagi_status hayanagi_engine_ready(struct hayanagi_engine *engine);
 
@@ -651,7 +657,9 @@ hayanagi_status hayanagi_engine_perft(const struct hayanagi_engine *engine,
                                       uint64_t *out);
 
 /**
- * Static evaluation of the current position for the side to move (centipawns).
+ * Static evaluation of the current position for the side to move: the loaded NNUE net's
+ * (output / `FV_SCALE`) when it can evaluate the position, else the hand-crafted one
+ * (centipawns). The same value as the USI `eval` command.
  */
 hayanagi_status hayanagi_engine_evaluate(const struct hayanagi_engine *engine, int32_t *out);
 

@@ -33,6 +33,10 @@ commands:
                                         search built-in positions, print a node signature
   analyze --sfen P [--movetime MS | --depth N | --nodes N] [--threads N] [--option Name=Value ...]
                                         print USI info lines and a bestmove (5 s by default)
+  eval --sfen P [--option Name=Value ...]
+                                        print 'eval = V', the static evaluation for the
+                                        side to move (an NNUE net with
+                                        --option EvalFile=nn.bin, else hand-crafted)
   mate --sfen P [--movetime MS | --nodes N] [--any-length] [--option MateHash=MiB]
                                         df-pn mate search (10 s by default): prints one of
                                         'checkmate <moves>', 'checkmate nomate',
@@ -157,6 +161,7 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => cmd_bench(rest),
         "analyze" => cmd_analyze(rest),
         "mate" => cmd_mate(rest),
+        "eval" => cmd_eval(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
             Ok(())
@@ -284,7 +289,8 @@ fn cmd_bench(args: &[String]) -> CliResult {
     Ok(())
 }
 
-/// Apply every `--option Name=Value`.
+/// Apply every `--option Name=Value`, then load what they name (a net, a book) as the
+/// USI `isready` would; the engine's diagnostics go to stderr.
 fn set_options(engine: &Engine, o: &Options) -> CliResult {
     for opt in o.all("--option") {
         let (name, value) = opt
@@ -294,6 +300,22 @@ fn set_options(engine: &Engine, o: &Options) -> CliResult {
             .set_option(name.trim(), value.trim())
             .map_err(|e| CliError(e.to_string()))?;
     }
+    engine.set_log_sink(Some(Box::new(|msg: &str| eprintln!("hayanagi: {msg}"))));
+    engine.ready().map_err(|e| CliError(e.to_string()))
+}
+
+fn cmd_eval(args: &[String]) -> CliResult {
+    let o = Options::parse(
+        args,
+        &["--sfen", "--moves", "--option", "--allow-extra-pieces"],
+    )?;
+    let pos = o.position()?;
+    let engine = Engine::new();
+    set_options(&engine, &o)?;
+    engine
+        .set_position_value(pos)
+        .map_err(|e| CliError(e.to_string()))?;
+    say!("eval = {}", engine.evaluate());
     Ok(())
 }
 

@@ -12,6 +12,8 @@
 //! Sinks run on the engine's search thread.
 
 use crate::book::Book;
+use crate::eval::nnue::{self, LoadError, LoadErrorKind, Network};
+use crate::eval::{EvalConfig, Evaluator};
 use crate::search::mate::root::RootMate;
 use crate::search::mate::{self, MateLimits, MateReport, DEFAULT_MATE_HASH_MIB};
 use crate::search::skill::{Skill, FULL_STRENGTH};
@@ -25,6 +27,7 @@ use crate::shogi::{Move, Position, PositionError};
 use crate::util::rng::Rng;
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,6 +78,15 @@ pub struct EngineOptions {
     /// `RootMateSearch`: run the mate solver on a thread of its own beside each normal
     /// search; a proven mate ends the search and is played (default true).
     pub root_mate: bool,
+    /// `EvalFile`: an NNUE net (YaneuraOu `nn.bin`, HalfKP 256x2-32-32), loaded at
+    /// `ready`. A relative path is resolved against the process's working directory when
+    /// the option is set. Empty: no net.
+    pub eval_file: String,
+    /// `EvalDir`: a folder holding `nn.bin` (YaneuraOu's option), used when `EvalFile` is
+    /// empty; resolved like `EvalFile`.
+    pub eval_dir: String,
+    /// `FV_SCALE`: the net's output is divided by this (default 16).
+    pub fv_scale: u32,
 }
 
 impl Default for EngineOptions {
@@ -97,6 +109,9 @@ impl Default for EngineOptions {
             book_file: String::new(),
             mate_hash_mib: DEFAULT_MATE_HASH_MIB,
             root_mate: true,
+            eval_file: String::new(),
+            eval_dir: String::new(),
+            fv_scale: nnue::DEFAULT_FV_SCALE as u32,
         }
     }
 }
@@ -204,6 +219,15 @@ pub fn option_specs() -> Vec<OptionSpec> {
             name: "SearchFeatures",
             kind: String { default: "default" },
         },
+        OptionSpec {
+            name: "EvalFile",
+            kind: Filename { default: "" },
+        },
+        OptionSpec {
+            name: "EvalDir",
+            kind: String { default: "" },
+        },
+        spin("FV_SCALE", d.fv_scale as i64, 1, 128),
     ]
 }
 
@@ -226,6 +250,9 @@ pub enum EngineError {
     InvalidLimits(String),
     /// The search thread failed (it panicked, or could not be started).
     SearchFailed(String),
+    /// The NNUE net of `EvalFile`/`EvalDir` could not be loaded (the engine keeps the
+    /// evaluation it had).
+    EvalLoad(LoadError),
 }
 
 impl fmt::Display for EngineError {
@@ -243,6 +270,7 @@ impl fmt::Display for EngineError {
             }
             EngineError::InvalidLimits(r) => write!(f, "bad search limits: {r}"),
             EngineError::SearchFailed(r) => write!(f, "search failed: {r}"),
+            EngineError::EvalLoad(e) => write!(f, "{e}; the evaluation is unchanged"),
         }
     }
 }
@@ -313,6 +341,50 @@ struct Shared {
     delivering: Mutex<Option<std::thread::ThreadId>>,
     /// The loaded book and the file it came from.
     book: Mutex<(String, Option<Arc<Book>>)>,
+    /// The loaded NNUE net.
+    net: Mutex<NetSlot>,
+}
+
+/// A net file as found on disk: a changed size or time means a new net.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NetSource {
+    path: PathBuf,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+#[derive(Default)]
+struct NetSlot {
+    /// The net in use and where it came from.
+    loaded: Option<(NetSource, Arc<Network>)>,
+    /// The last file that failed to load: `go` does not retry it, `ready` does.
+    failed: Option<NetSource>,
+}
+
+/// `s` unless it is empty (GUIs send `<empty>` for an empty string).
+fn non_empty(s: &str) -> Option<&str> {
+    let s = s.trim();
+    (!s.is_empty() && s != "<empty>").then_some(s)
+}
+
+/// The net file the options name, if any.
+fn net_path(opts: &EngineOptions) -> Option<PathBuf> {
+    match (non_empty(&opts.eval_file), non_empty(&opts.eval_dir)) {
+        (Some(file), _) => Some(PathBuf::from(file)),
+        (None, Some(dir)) => Some(Path::new(dir).join("nn.bin")),
+        (None, None) => None,
+    }
+}
+
+/// `value` as an absolute path (relative to the working directory now), or as given when
+/// it is empty or the working directory is unknown.
+fn absolute_path(value: &str) -> String {
+    match non_empty(value) {
+        Some(v) => std::path::absolute(v)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| v.to_string()),
+        None => String::new(),
+    }
 }
 
 impl Shared {
@@ -372,6 +444,7 @@ impl Engine {
                 rng: Mutex::new(Rng::from_entropy()),
                 delivering: Mutex::new(None),
                 book: Mutex::new((String::new(), None)),
+                net: Mutex::new(NetSlot::default()),
             }),
             pool: Mutex::new(None),
         }
@@ -497,6 +570,11 @@ impl Engine {
             "usi_ownbook" => opts.own_book = boolean()?,
             // Loaded (and checked) at `ready`: a GUI sends options before `isready`.
             "bookfile" => opts.book_file = value.trim().to_string(),
+            // Loaded at `ready`; the path is made absolute now, so that a later change of
+            // working directory does not change which file it names.
+            "evalfile" => opts.eval_file = absolute_path(value),
+            "evaldir" => opts.eval_dir = absolute_path(value),
+            "fv_scale" => opts.fv_scale = number(1, 128)? as u32,
             "multipv" => opts.multipv = number(1, 32)? as u32,
             "networkdelay" => opts.time.network_delay = number(0, 10_000)?,
             "minimumthinkingtime" => opts.time.minimum_thinking_time = number(0, 60_000)?,
@@ -540,7 +618,98 @@ impl Engine {
         }
         // Outside the lock: the log sink may call back into the engine.
         self.load_book();
-        Ok(())
+        self.load_net(true)
+    }
+
+    /// Load the net that `EvalFile`/`EvalDir` name if it is not the one in use (the USI
+    /// `isready` step). On failure the engine keeps its previous evaluation. With
+    /// `retry` false, a file that failed before and has not changed is not read again.
+    fn load_net(&self, retry: bool) -> Result<(), EngineError> {
+        let wanted = net_path(&self.shared.options.lock());
+        let mut notes = Vec::new();
+        let result = self.load_net_locked(wanted, retry, &mut notes);
+        // Outside the slot lock: the log sink may call back into the engine.
+        for n in notes {
+            self.log(&n);
+        }
+        result
+    }
+
+    fn load_net_locked(
+        &self,
+        wanted: Option<PathBuf>,
+        retry: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<(), EngineError> {
+        let mut slot = self.shared.net.lock();
+        let Some(path) = wanted else {
+            if slot.loaded.take().is_some() {
+                notes.push("NNUE: no net; using the hand-crafted evaluation".into());
+            }
+            slot.failed = None;
+            return Ok(());
+        };
+        let source = match std::fs::metadata(&path) {
+            Ok(meta) => NetSource {
+                path: path.clone(),
+                len: meta.len(),
+                modified: meta.modified().ok(),
+            },
+            Err(e) => {
+                return Err(EngineError::EvalLoad(LoadError {
+                    kind: LoadErrorKind::Io,
+                    message: format!("cannot open NNUE file '{}': {e}", path.display()),
+                }))
+            }
+        };
+        if slot.loaded.as_ref().is_some_and(|(s, _)| *s == source)
+            || (!retry && slot.failed.as_ref() == Some(&source))
+        {
+            return Ok(());
+        }
+        match nnue::load_file(&path) {
+            Ok(loaded) => {
+                notes.extend(loaded.warnings.iter().map(|w| format!("NNUE: {w}")));
+                notes.push(format!(
+                    "NNUE: loaded '{}' ({} kernels)",
+                    path.display(),
+                    loaded.network.simd().name()
+                ));
+                slot.loaded = Some((source, Arc::new(loaded.network)));
+                slot.failed = None;
+                Ok(())
+            }
+            Err(e) => {
+                slot.failed = Some(source);
+                Err(EngineError::EvalLoad(e))
+            }
+        }
+    }
+
+    /// The evaluation searches use now: the loaded net (if any) and `FV_SCALE`.
+    pub fn eval_config(&self) -> EvalConfig {
+        EvalConfig {
+            net: self
+                .shared
+                .net
+                .lock()
+                .loaded
+                .as_ref()
+                .map(|(_, n)| n.clone()),
+            fv_scale: self.shared.options.lock().fv_scale as i32,
+        }
+    }
+
+    /// The loaded net, if any.
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.eval_config().net
+    }
+
+    /// Static evaluation of the current position for the side to move: the net's when it
+    /// is loaded and can evaluate the position, else the hand-crafted one.
+    pub fn evaluate(&self) -> i32 {
+        let pos = self.position();
+        Evaluator::evaluate_from_scratch(&pos, &self.eval_config())
     }
 
     fn log(&self, msg: &str) {
@@ -660,8 +829,11 @@ impl Engine {
     /// Start searching the current position. Returns at once.
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
         if !self.is_searching() {
-            // Normally done at `ready`; a host that skipped it still gets its book.
+            // Normally done at `ready`; a host that skipped it still gets its book and net.
             self.load_book();
+            if let Err(e) = self.load_net(false) {
+                self.log(&e.to_string());
+            }
         }
         let mut searching = self.lock_idle()?;
         if self.is_poisoned() {
@@ -714,7 +886,7 @@ impl Engine {
         // move allowed, full strength, no book move.
         let side_mate = (opts.root_mate
             && opts.multipv == 1
-            && limits.multipv.map_or(true, |n| n == 1)
+            && limits.multipv.is_none_or(|n| n == 1)
             && limits.searchmoves.is_empty()
             && opts.skill_level == FULL_STRENGTH
             && book_move.is_none())
@@ -741,6 +913,7 @@ impl Engine {
             resign_value: opts.resign_value,
             skill: Skill::new(opts.skill_level, self.shared.rng.lock().next_u64()),
             book_move,
+            eval: self.eval_config(),
             ..SearchConfig::default()
         };
         let shared = self.shared.clone();

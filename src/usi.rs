@@ -9,7 +9,6 @@
 
 use crate::bench::run_bench;
 use crate::engine::{option_specs, Engine, EngineError, MateRequest, OptionKind};
-use crate::eval::Evaluator;
 use crate::search::mate::MateReport;
 use crate::search::{BestMove, Info, Limits};
 use crate::shogi::perft::perft;
@@ -165,8 +164,7 @@ impl UsiSession {
                 self.say(&moves.join(" "));
             }
             "eval" => {
-                let pos = engine.position();
-                let v = Evaluator::new(&pos).evaluate(&pos);
+                let v = engine.evaluate();
                 self.say(&format!("eval = {v}"));
             }
             "perft" => self.perft(engine, rest),

@@ -25,7 +25,7 @@ mod types;
 pub use types::*;
 
 use crate::engine::{Engine, EngineError, MateRequest};
-use crate::eval::Evaluator;
+use crate::eval::nnue::LoadErrorKind;
 use crate::search::mate::MateReport;
 use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
@@ -262,6 +262,10 @@ impl hayanagi_engine {
             | EngineError::InvalidOptionValue { .. }
             | EngineError::InvalidLimits(_) => HAYANAGI_INVALID_ARG,
             EngineError::SearchFailed(_) => HAYANAGI_POISONED,
+            EngineError::EvalLoad(l) => match l.kind {
+                LoadErrorKind::Format => HAYANAGI_FORMAT,
+                LoadErrorKind::Io | LoadErrorKind::OutOfMemory => HAYANAGI_IO,
+            },
         };
         let msg = match e {
             // The C API counts moves from 0.
@@ -553,9 +557,11 @@ pub extern "C" fn hayanagi_engine_last_error(
 /// `NetworkDelay`, `NetworkDelay2`, `MinimumThinkingTime`, `SlowMover`,
 /// `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
 /// `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
-/// `SearchFeatures`; the README lists types and ranges). Values are validated now; a table
-/// resize and the book file happen at `hayanagi_engine_ready` or the next `go` (a book
-/// that cannot be read is reported through the log callback).
+/// `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
+/// README lists types and ranges). Values are validated now; a table resize, the book file
+/// and the NNUE net happen at `hayanagi_engine_ready` (or the next `go`, which reports
+/// failures through the log callback). `EvalFile`/`EvalDir` paths are made absolute against
+/// the process's working directory when set.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_set_option(
     engine: *mut hayanagi_engine,
@@ -579,7 +585,11 @@ pub extern "C" fn hayanagi_engine_set_option(
     })
 }
 
-/// Apply deferred work (table resize). The USI `isready` step.
+/// Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`). The USI
+/// `isready` step. A net that cannot be loaded returns `HAYANAGI_IO` (missing or unreadable
+/// file) or `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong
+/// size, trailing bytes) with the reason in the last error; the engine keeps the
+/// evaluation it had. Hash mismatches are only warnings on the log callback.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
@@ -1249,7 +1259,9 @@ pub extern "C" fn hayanagi_engine_perft(
     })
 }
 
-/// Static evaluation of the current position for the side to move (centipawns).
+/// Static evaluation of the current position for the side to move: the loaded NNUE net's
+/// (output / `FV_SCALE`) when it can evaluate the position, else the hand-crafted one
+/// (centipawns). The same value as the USI `eval` command.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_evaluate(
     engine: *const hayanagi_engine,
@@ -1259,7 +1271,7 @@ pub extern "C" fn hayanagi_engine_evaluate(
         let e = engine_ref!(engine);
         require!(e, out, "out");
         // SAFETY: non-null out-param.
-        unsafe { out.write(Evaluator::evaluate_from_scratch(&e.engine.position())) };
+        unsafe { out.write(e.engine.evaluate()) };
         HAYANAGI_OK
     })
 }
