@@ -337,7 +337,7 @@ fn features_of_a_hand_made_position() {
     let zeros = PIECE_LIST_LEN - 7;
     let expect = |k: usize, pieces: &[usize]| {
         let mut v: Vec<usize> = pieces.iter().map(|bp| k * FE_END + bp).collect();
-        v.extend(std::iter::repeat(k * FE_END).take(zeros));
+        v.extend(std::iter::repeat_n(k * FE_END, zeros));
         sorted(v)
     };
     // Black's view: tokin f_gold 738+2, dragon e_dragon 1467+10, pawn f_pawn 90+60,
