@@ -1,4 +1,4 @@
-//! NNUE evaluation with a generated random net (seed 12, `../shared/nnue/make_random_nn.py`
+//! NNUE evaluation with a generated random net (seed 12, `tests/data/nnue/make_random_nn.py`
 //! rebuilt in Rust by `common::nnue_ref`): every evaluation equals the independent
 //! from-scratch implementation in `common::nnue_ref`, incremental accumulators equal a
 //! refresh, every SIMD path equals the portable one, and the loader and options behave.

@@ -3,7 +3,7 @@
 //! values, and the feature extraction and inference against what FORMAT.md implies.
 //!
 //! `generator_matches_python_script` needs `python3` with numpy and the script at
-//! `/work/shared/nnue/make_random_nn.py` (or at `$HAYANAGI_NNUE_SCRIPT`).
+//! `tests/data/nnue/make_random_nn.py` (or at `$HAYANAGI_NNUE_SCRIPT`).
 
 mod common;
 
@@ -156,7 +156,7 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
 #[test]
 fn generator_matches_python_script() {
     let script = std::env::var("HAYANAGI_NNUE_SCRIPT")
-        .unwrap_or_else(|_| "/work/shared/nnue/make_random_nn.py".to_string());
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/nnue/make_random_nn.py").to_string());
     // (seed, script's --arch-string, the same string): the default case, and a seed that
     // makes the counter wrap around 2^64 with the empty architecture string.
     let cases: [(u64, &str, &str); 2] = [

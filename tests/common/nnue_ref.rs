@@ -1,7 +1,7 @@
 //! Reference implementation of YaneuraOu's classic NNUE file `nn.bin` (HalfKP 256x2-32-32),
 //! used as the oracle the engine's optimized evaluator is tested against.
 //!
-//! Written only from `/work/shared/nnue/FORMAT.md` and `/work/shared/nnue/make_random_nn.py`,
+//! Written only from `tests/data/nnue/FORMAT.md` and `tests/data/nnue/make_random_nn.py`,
 //! independently of the engine's own NNUE code. Section numbers below ("§4") refer to
 //! FORMAT.md. Everything here favours being obviously right over being fast: features are
 //! collected from scratch for every evaluation, accumulators are summed row by row, layers are

@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn numbering_matches_the_format() {
-        // seeds: FORMAT.md §4, f_pawn 90 / e_pawn 171, white's view rotated.
+        // FORMAT.md §4: f_pawn 90 / e_pawn 171, white's view rotated.
         let sq = Square::from_file_rank(6, 6); // 7g
         let b = board_piece(Piece::new(Color::Black, PieceType::Pawn), sq);
         assert_eq!(

@@ -1,4 +1,5 @@
-//! NNUE evaluation with YaneuraOu's HalfKP 256x2-32-32 nets (`nn.bin`).
+//! NNUE evaluation with YaneuraOu's HalfKP 256x2-32-32 nets (`nn.bin`; format in
+//! `tests/data/nnue/FORMAT.md`, cited below as "FORMAT.md §n").
 //!
 //! * [`loader`]: the file format, with its checks.
 //! * [`features`]: HalfKP feature numbering for both perspectives.
