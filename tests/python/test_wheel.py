@@ -93,3 +93,31 @@ def test_wheel_installs_and_runs_without_environment(wheel: Path, tmp_path: Path
     assert Path(pkg_file).resolve().is_relative_to(site.resolve())
     assert Path(lib_path).resolve() == (site / "hayanagi" / _native.library_filename()).resolve()
     assert len(move) >= 4
+
+
+def test_library_lookup(tmp_path: Path) -> None:
+    """HAYANAGI_LIB (a file or a directory) wins and is never second-guessed; a wrong value
+    fails with a message naming what was tried."""
+    lib = _library()
+    code = "import hayanagi; print(hayanagi.library_path())"
+    base = {k: v for k, v in os.environ.items() if k not in ("HAYANAGI_LIB", "PYTHONPATH")}
+    base["PYTHONPATH"] = str(ROOT / "bindings" / "python")
+
+    def run(value: str) -> subprocess.CompletedProcess:
+        env = dict(base, HAYANAGI_LIB=value)
+        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+
+    copy = tmp_path / "elsewhere" / _native.library_filename()
+    copy.parent.mkdir()
+    copy.write_bytes(lib.read_bytes())
+    r = run(str(copy))
+    assert r.returncode == 0 and Path(r.stdout.strip()) == copy, r.stderr
+    r = run(str(copy.parent))
+    assert r.returncode == 0 and Path(r.stdout.strip()) == copy, r.stderr
+    r = run(str(tmp_path / "missing.so"))
+    assert r.returncode != 0 and "missing.so" in r.stderr and "HAYANAGI_LIB" in r.stderr
+    # Without the variable, inside the checkout: target/release.
+    if not (ROOT / "target" / "release" / _native.library_filename()).is_file():
+        return
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=base, capture_output=True, text=True)
+    assert r.returncode == 0 and Path(r.stdout.strip()).resolve() == (ROOT / "target" / "release" / _native.library_filename()).resolve()

@@ -283,6 +283,6 @@ def lib() -> ctypes.CDLL:
     return _lib
 
 
-def library_path() -> Optional[str]:
-    """The path the library was loaded from (None before the first use)."""
-    return None if _lib is None else _lib._name
+def library_path() -> str:
+    """The path the library is loaded from (loading it if needed)."""
+    return str(lib()._name)
