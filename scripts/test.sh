@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Every test suite: formatting, lints, the Rust tests (release build: perft to depth 6 is
-# part of them), the move-generator cross-check against cshogi, and the C/C++ tests through
-# CMake/ctest plus valgrind memcheck.
+# part of them), the move-generator cross-check against cshogi, the C/C++ tests through
+# CMake/ctest plus valgrind memcheck, and the C# (mono) and Python bindings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
+python3 -c "import pytest" 2>/dev/null || python3 -m pip install --quiet pytest
 cargo fmt --all -- --check
 cargo clippy --release --all-targets -- -D warnings
 cargo test --release
 python3 scripts/crosscheck.py --positions 2000
 scripts/test-c.sh
+scripts/test-bindings.sh

@@ -1,0 +1,70 @@
+"""hayanagi: Python binding (ctypes) of the hayanagi shogi engine's C API.
+
+>>> import hayanagi
+>>> with hayanagi.Engine() as engine:
+...     engine.set_position("startpos moves 7g7f 3c3d")
+...     for item in engine.go(movetime_ms=1000, stream=True):
+...         print(item)          # Info reports, then the BestMove
+
+The shared library is found through ``HAYANAGI_LIB``, next to this package (wheels bundle
+it) or in the ``target/release`` of the source checkout.
+"""
+
+from ._engine import (
+    BestMove,
+    Bound,
+    Engine,
+    EngineClosedError,
+    EventKind,
+    GameState,
+    HayanagiError,
+    Info,
+    Limits,
+    LogMessage,
+    MateKind,
+    MateResult,
+    Options,
+    PolledEvent,
+    ScoreKind,
+    SearchResult,
+    Status,
+    Table,
+    TtEntry,
+    abi_version,
+    last_error,
+    status_str,
+    version,
+)
+from ._native import library_path
+from ._position import STARTPOS_SFEN, Position
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BestMove",
+    "Bound",
+    "Engine",
+    "EngineClosedError",
+    "EventKind",
+    "GameState",
+    "HayanagiError",
+    "Info",
+    "Limits",
+    "LogMessage",
+    "MateKind",
+    "MateResult",
+    "Options",
+    "PolledEvent",
+    "Position",
+    "STARTPOS_SFEN",
+    "ScoreKind",
+    "SearchResult",
+    "Status",
+    "Table",
+    "TtEntry",
+    "abi_version",
+    "last_error",
+    "library_path",
+    "status_str",
+    "version",
+]
