@@ -369,6 +369,12 @@ fn a_missing_file_is_an_io_error() {
     let (kind, msg) = load_fails(Path::new("/nonexistent/hayanagi/nn.bin"));
     assert_eq!(kind, LoadErrorKind::Io);
     assert!(msg.contains("/nonexistent/hayanagi/nn.bin"), "{msg}");
+    // Not a regular file: a directory, a device (never opened, a FIFO would block).
+    for path in ["/tmp", "/dev/zero"] {
+        let (kind, msg) = load_fails(Path::new(path));
+        assert_eq!(kind, LoadErrorKind::Io);
+        assert!(msg.contains("not a regular file"), "{msg}");
+    }
 }
 
 #[test]

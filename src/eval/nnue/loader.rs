@@ -86,14 +86,16 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
         kind: LoadErrorKind::Io,
         message: format!("cannot {what} NNUE file '{shown}': {e}"),
     };
-    let file = std::fs::File::open(path).map_err(|e| io_error("open", e))?;
-    let meta = file.metadata().map_err(|e| io_error("read", e))?;
-    if meta.is_dir() {
+    // Checked before opening: opening a FIFO would block.
+    let meta = std::fs::metadata(path).map_err(|e| io_error("open", e))?;
+    if !meta.is_file() {
         return Err(LoadError {
             kind: LoadErrorKind::Io,
-            message: format!("NNUE file '{shown}' is a directory"),
+            message: format!("NNUE file '{shown}' is not a regular file"),
         });
     }
+    let file = std::fs::File::open(path).map_err(|e| io_error("open", e))?;
+    let meta = file.metadata().map_err(|e| io_error("read", e))?;
     load(BufReader::with_capacity(1 << 20, file), meta.len()).map_err(|mut e| {
         e.message = format!("NNUE file '{shown}': {}", e.message);
         e
