@@ -6,9 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
 python3 -c "import pytest" 2>/dev/null || python3 -m pip install --quiet pytest
+# numpy: the NNUE tests check their net generator against make_random_nn.py.
+python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
 cargo fmt --all -- --check
 cargo clippy --release --all-targets -- -D warnings
 cargo test --release
+# Say which NNUE kernel sets this CPU ran against the portable path.
+cargo test --release --quiet --test nnue -- simd_ the_best_supported --nocapture
 python3 scripts/crosscheck.py --positions 2000
 scripts/test-c.sh
 scripts/test-bindings.sh

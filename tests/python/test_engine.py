@@ -555,3 +555,22 @@ def test_interpreter_exit_while_searching(tmp_path) -> None:
     assert r.stdout.strip() == "searching"
     assert "Exception" not in r.stderr, r.stderr
     assert time.monotonic() - t0 < 20
+
+
+def test_nnue_file_errors_keep_the_evaluation(engine: hayanagi.Engine, tmp_path) -> None:
+    """EvalFile is loaded at ready(): a file that is not an nn.bin raises FORMAT, a missing
+    one IO, and the evaluation stays the hand-crafted one."""
+    before = engine.evaluate()
+    bad = tmp_path / "nn.bin"
+    bad.write_bytes(b"\x00" * 64)
+    engine.set_option("EvalFile", str(bad))
+    e = expect(Status.FORMAT, engine.ready)
+    assert "wrong version" in e.message and str(bad) in e.message
+    assert engine.evaluate() == before
+    engine.set_option("EvalFile", str(tmp_path / "missing.bin"))
+    e = expect(Status.IO, engine.ready)
+    assert "missing.bin" in e.message
+    expect(Status.INVALID_ARG, engine.set_option, "FV_SCALE", 0)
+    engine.set_option("EvalFile", "")
+    engine.ready()
+    assert engine.evaluate() == before
