@@ -155,8 +155,13 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
 
 #[test]
 fn generator_matches_python_script() {
-    let script = std::env::var("HAYANAGI_NNUE_SCRIPT")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/nnue/make_random_nn.py").to_string());
+    let script = std::env::var("HAYANAGI_NNUE_SCRIPT").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/nnue/make_random_nn.py"
+        )
+        .to_string()
+    });
     // (seed, script's --arch-string, the same string): the default case, and a seed that
     // makes the counter wrap around 2^64 with the empty architecture string.
     let cases: [(u64, &str, &str); 2] = [
