@@ -1,0 +1,172 @@
+//! NNUE evaluation speed, single thread, every kernel set the CPU runs, side by side with
+//! the hand-crafted evaluation on the same positions.
+//!
+//! `cargo run --release --example nnue_bench -- [NN.BIN] [--positions N]`
+//! Without a file, the random net of the tests (seed 12) is written to
+//! `target/nnue-random-seed12.bin` and used. `scripts/bench-nnue.sh` also compares search
+//! speed with and without the net.
+//!
+//! * refresh: both accumulators from scratch plus the forward pass, per position;
+//! * incremental: every legal move of each position played, evaluated and taken back, as a
+//!   search's children are (one accumulator update per perspective plus the forward pass);
+//! * forward: the forward pass alone on up-to-date accumulators.
+
+// The tests' generator of random nets (a port of `make_random_nn.py`).
+#[allow(dead_code)]
+#[path = "../tests/common/nnue_ref.rs"]
+mod nnue_ref;
+
+use hayanagi::eval::nnue::{self, NnueEvaluator, SimdLevel};
+use hayanagi::eval::ClassicEvaluator;
+use hayanagi::shogi::{legal, Position};
+use hayanagi::util::rng::Rng;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Positions of random games from the start (middle games with pieces in hand).
+fn positions(count: usize) -> Vec<Position> {
+    let mut rng = Rng::new(2026);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        for _ in 0..120 {
+            let moves = legal(&pos);
+            if moves.is_empty() || out.len() >= count {
+                break;
+            }
+            let ms = moves.as_slice();
+            let mut m = ms[(rng.next_u64() % ms.len() as u64) as usize];
+            // Prefer captures so that hands fill.
+            for _ in 0..2 {
+                if pos.is_capture(m) {
+                    break;
+                }
+                m = ms[(rng.next_u64() % ms.len() as u64) as usize];
+            }
+            pos.do_move(m);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+fn rate(n: u64, secs: f64) -> String {
+    format!("{:>12.0}/s", n as f64 / secs)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let count_arg = args.iter().position(|a| a == "--positions").map(|i| i + 1);
+    let path = match args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && Some(*i) != count_arg)
+    {
+        Some((_, p)) => std::path::PathBuf::from(p),
+        None => {
+            let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("target")
+                .join("nnue-random-seed12.bin");
+            if std::fs::metadata(&p).map(|m| m.len()).ok() != Some(nnue_ref::FILE_SIZE_CLASSIC) {
+                nnue_ref::write_random_net(&p, 12);
+            }
+            eprintln!("random net (seed 12): {}", p.display());
+            p
+        }
+    };
+    let count = args
+        .iter()
+        .position(|a| a == "--positions")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000usize);
+    let positions = positions(count);
+    let children: u64 = positions.iter().map(|p| legal(p).len() as u64).sum();
+    println!("{count} positions, {children} children (moves), single thread, best of 3 rounds");
+    println!(
+        "{:<10} {:>14} {:>14} {:>14}",
+        "kernels", "refresh", "incremental", "forward"
+    );
+    for level in SimdLevel::supported() {
+        let mut net = nnue::load_file(&path).expect("load the net").network;
+        net.set_simd(level);
+        let net = Arc::new(net);
+        let (mut refresh, mut incremental, mut forward) = (f64::MAX, f64::MAX, f64::MAX);
+        let mut checksum = 0i64;
+        for _round in 0..3 {
+            let t = Instant::now();
+            for p in &positions {
+                checksum += NnueEvaluator::evaluate_from_scratch(&net, 16, p).unwrap() as i64;
+            }
+            refresh = refresh.min(t.elapsed().as_secs_f64());
+
+            let mut total = 0.0;
+            let mut fwd = 0.0;
+            for p in &positions {
+                let mut pos = p.clone();
+                let mut ev = NnueEvaluator::new(net.clone(), 16, &pos).unwrap();
+                let moves = legal(&pos);
+                let t = Instant::now();
+                for &m in moves.iter() {
+                    ev.do_move(&pos, m);
+                    pos.do_move(m);
+                    checksum += ev.evaluate(&pos) as i64;
+                    pos.undo_move();
+                    ev.undo_move();
+                }
+                total += t.elapsed().as_secs_f64();
+                let t = Instant::now();
+                for _ in 0..moves.len() {
+                    checksum += black_box(&mut ev).evaluate(&pos) as i64;
+                }
+                fwd += t.elapsed().as_secs_f64();
+            }
+            incremental = incremental.min(total);
+            forward = forward.min(fwd);
+        }
+        black_box(checksum);
+        println!(
+            "{:<10} {} {} {}",
+            level.name(),
+            rate(count as u64, refresh),
+            rate(children, incremental),
+            rate(children, forward)
+        );
+    }
+    // The hand-crafted evaluation on the same work, for scale.
+    let (mut refresh, mut incremental) = (f64::MAX, f64::MAX);
+    let mut checksum = 0i64;
+    for _round in 0..3 {
+        let t = Instant::now();
+        for p in &positions {
+            checksum += ClassicEvaluator::evaluate_from_scratch(p) as i64;
+        }
+        refresh = refresh.min(t.elapsed().as_secs_f64());
+        let mut total = 0.0;
+        for p in &positions {
+            let mut pos = p.clone();
+            let mut ev = ClassicEvaluator::new(&pos);
+            let moves = legal(&pos);
+            let t = Instant::now();
+            for &m in moves.iter() {
+                ev.do_move(&pos, m);
+                pos.do_move(m);
+                checksum += ev.evaluate(&pos) as i64;
+                pos.undo_move();
+                ev.undo_move();
+            }
+            total += t.elapsed().as_secs_f64();
+        }
+        incremental = incremental.min(total);
+    }
+    black_box(checksum);
+    println!(
+        "{:<10} {} {} {:>14}",
+        "classic",
+        rate(count as u64, refresh),
+        rate(children, incremental),
+        "-"
+    );
+    println!("(incremental includes Position::do_move/undo_move for every kind)");
+}
