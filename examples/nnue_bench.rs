@@ -17,7 +17,7 @@
 mod nnue_ref;
 
 use hayanagi::eval::nnue::{self, NnueEvaluator, SimdLevel};
-use hayanagi::eval::ClassicEvaluator;
+use hayanagi::eval::{ClassicEvaluator, EvalConfig, Evaluator};
 use hayanagi::shogi::{legal, Position};
 use hayanagi::util::rng::Rng;
 use std::hint::black_box;
@@ -49,6 +49,27 @@ fn positions(count: usize) -> Vec<Position> {
         }
     }
     out
+}
+
+/// Seconds to play, evaluate and take back every legal move of every position, as a
+/// search visits children, through the evaluator the search uses.
+fn children_time(positions: &[Position], cfg: &EvalConfig, checksum: &mut i64) -> f64 {
+    let mut total = 0.0;
+    for p in positions {
+        let mut pos = p.clone();
+        let mut ev = Evaluator::new(&pos, cfg);
+        let moves = legal(&pos);
+        let t = Instant::now();
+        for &m in moves.iter() {
+            ev.do_move(&pos, m);
+            pos.do_move(m);
+            *checksum += ev.evaluate(&pos) as i64;
+            pos.undo_move();
+            ev.undo_move();
+        }
+        total += t.elapsed().as_secs_f64();
+    }
+    total
 }
 
 fn rate(n: u64, secs: f64) -> String {
@@ -101,28 +122,21 @@ fn main() {
             }
             refresh = refresh.min(t.elapsed().as_secs_f64());
 
-            let mut total = 0.0;
+            let cfg = EvalConfig {
+                net: Some(net.clone()),
+                fv_scale: 16,
+            };
+            incremental = incremental.min(children_time(&positions, &cfg, &mut checksum));
             let mut fwd = 0.0;
             for p in &positions {
-                let mut pos = p.clone();
-                let mut ev = NnueEvaluator::new(net.clone(), 16, &pos).unwrap();
-                let moves = legal(&pos);
+                let mut ev = NnueEvaluator::new(net.clone(), 16, p).unwrap();
+                let n = legal(p).len();
                 let t = Instant::now();
-                for &m in moves.iter() {
-                    ev.do_move(&pos, m);
-                    pos.do_move(m);
-                    checksum += ev.evaluate(&pos) as i64;
-                    pos.undo_move();
-                    ev.undo_move();
-                }
-                total += t.elapsed().as_secs_f64();
-                let t = Instant::now();
-                for _ in 0..moves.len() {
-                    checksum += black_box(&mut ev).evaluate(&pos) as i64;
+                for _ in 0..n {
+                    checksum += black_box(&mut ev).evaluate(p) as i64;
                 }
                 fwd += t.elapsed().as_secs_f64();
             }
-            incremental = incremental.min(total);
             forward = forward.min(fwd);
         }
         black_box(checksum);
@@ -143,22 +157,11 @@ fn main() {
             checksum += ClassicEvaluator::evaluate_from_scratch(p) as i64;
         }
         refresh = refresh.min(t.elapsed().as_secs_f64());
-        let mut total = 0.0;
-        for p in &positions {
-            let mut pos = p.clone();
-            let mut ev = ClassicEvaluator::new(&pos);
-            let moves = legal(&pos);
-            let t = Instant::now();
-            for &m in moves.iter() {
-                ev.do_move(&pos, m);
-                pos.do_move(m);
-                checksum += ev.evaluate(&pos) as i64;
-                pos.undo_move();
-                ev.undo_move();
-            }
-            total += t.elapsed().as_secs_f64();
-        }
-        incremental = incremental.min(total);
+        incremental = incremental.min(children_time(
+            &positions,
+            &EvalConfig::default(),
+            &mut checksum,
+        ));
     }
     black_box(checksum);
     println!(

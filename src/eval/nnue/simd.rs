@@ -206,6 +206,28 @@ mod x86 {
         update_portable(dst, prev, added, removed)
     }
 
+    /// Sum each of the four accumulators' lanes, add the biases `o..o + 4` and store
+    /// the four results at `out[o..o + 4]`.
+    #[inline(always)]
+    unsafe fn reduce4_store<const OUT: usize>(
+        acc: [__m256i; 4],
+        biases: &[i32; OUT],
+        out: &mut [i32; OUT],
+        o: usize,
+    ) {
+        let s = _mm256_hadd_epi32(
+            _mm256_hadd_epi32(acc[0], acc[1]),
+            _mm256_hadd_epi32(acc[2], acc[3]),
+        );
+        let sum = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
+        // SAFETY: callers pass o + 4 <= OUT, so the bias load and the store stay inside.
+        let b = _mm_loadu_si128(biases.as_ptr().add(o) as *const __m128i);
+        _mm_storeu_si128(
+            out.as_mut_ptr().add(o) as *mut __m128i,
+            _mm_add_epi32(sum, b),
+        );
+    }
+
     /// `out = biases + weights * input` for `IN` a multiple of 32 and `OUT` of 4: four
     /// rows at a time, `maddubs` products widened by `madd` and summed across lanes.
     #[target_feature(enable = "avx2")]
@@ -229,57 +251,14 @@ mod x86 {
                     *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
                 }
             }
-            let s = _mm256_hadd_epi32(
-                _mm256_hadd_epi32(acc[0], acc[1]),
-                _mm256_hadd_epi32(acc[2], acc[3]),
-            );
-            let sum = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
-            // SAFETY: o + 4 <= OUT for both the bias load and the store.
-            let b = _mm_loadu_si128(layer.biases.as_ptr().add(o) as *const __m128i);
-            _mm_storeu_si128(
-                out.as_mut_ptr().add(o) as *mut __m128i,
-                _mm_add_epi32(sum, b),
-            );
+            reduce4_store(acc, &layer.biases, out, o);
         }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn propagate_avx2(net: &Network, us: &Row, them: &Row) -> i32 {
-        let mut x = Input([0u8; L1_IN]);
-        transform(us, them, &mut x.0);
-        let mut h1 = [0i32; L1_OUT];
-        affine_avx2(&net.l1, &x.0, &mut h1);
-        let y1 = Input(h1.map(clipped_relu));
-        let mut h2 = [0i32; L2_OUT];
-        affine_avx2(&net.l2, &y1.0, &mut h2);
-        let y2 = h2.map(clipped_relu);
-        let mut out = [0i32; 1];
-        affine_scalar(&net.output, &y2, &mut out);
-        out[0]
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx2")]
-    unsafe fn affine_avx512_plain<const IN: usize, const OUT: usize>(
-        layer: &Affine<IN, OUT>,
-        input: &[u8; IN],
-        out: &mut [i32; OUT],
-    ) {
-        affine_avx512::<IN, OUT, false>(layer, input, out)
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
-    unsafe fn affine_avx512_vnni<const IN: usize, const OUT: usize>(
-        layer: &Affine<IN, OUT>,
-        input: &[u8; IN],
-        out: &mut [i32; OUT],
-    ) {
-        affine_avx512::<IN, OUT, true>(layer, input, out)
     }
 
     /// Layer 1 with 512-bit registers: 64 inputs per step, four rows at a time. With
     /// `VNNI`, `vpdpbusd` adds four u8 x i8 products straight into each int32 lane (no
     /// int16 step, so nothing could saturate): the same integers as `maddubs` + `madd`.
-    /// Only called from the wrappers above, which enable the instructions it uses.
+    /// Only inlined into the `propagate_avx512*` functions, which enable its instructions.
     #[inline(always)]
     unsafe fn affine_avx512<const IN: usize, const OUT: usize, const VNNI: bool>(
         layer: &Affine<IN, OUT>,
@@ -307,49 +286,51 @@ mod x86 {
             let fold = |v: __m512i| {
                 _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v))
             };
-            let s = _mm256_hadd_epi32(
-                _mm256_hadd_epi32(fold(acc[0]), fold(acc[1])),
-                _mm256_hadd_epi32(fold(acc[2]), fold(acc[3])),
-            );
-            let sum = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
-            // SAFETY: o + 4 <= OUT.
-            let b = _mm_loadu_si128(layer.biases.as_ptr().add(o) as *const __m128i);
-            _mm_storeu_si128(
-                out.as_mut_ptr().add(o) as *mut __m128i,
-                _mm_add_epi32(sum, b),
-            );
+            reduce4_store(acc.map(fold), &layer.biases, out, o);
         }
+    }
+
+    /// The forward pass with `layer1` for the first layer and the AVX2 kernel for the
+    /// second (32 inputs fill only half a 512-bit register).
+    #[inline(always)]
+    unsafe fn propagate_with(
+        net: &Network,
+        us: &Row,
+        them: &Row,
+        layer1: impl FnOnce(&Affine<L1_IN, L1_OUT>, &[u8; L1_IN], &mut [i32; L1_OUT]),
+    ) -> i32 {
+        let mut x = Input([0u8; L1_IN]);
+        transform(us, them, &mut x.0);
+        let mut h1 = [0i32; L1_OUT];
+        layer1(&net.l1, &x.0, &mut h1);
+        let y1 = Input(h1.map(clipped_relu));
+        let mut h2 = [0i32; L2_OUT];
+        affine_avx2(&net.l2, &y1.0, &mut h2);
+        let y2 = h2.map(clipped_relu);
+        let mut out = [0i32; 1];
+        affine_scalar(&net.output, &y2, &mut out);
+        out[0]
+    }
+
+    // SAFETY (the three below): each enables what the kernels it inlines use; the caller
+    // has checked the CPU (see `propagate`).
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn propagate_avx2(net: &Network, us: &Row, them: &Row) -> i32 {
+        propagate_with(net, us, them, |l, x, o| affine_avx2(l, x, o))
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx2")]
     pub(super) unsafe fn propagate_avx512(net: &Network, us: &Row, them: &Row) -> i32 {
-        let mut x = Input([0u8; L1_IN]);
-        transform(us, them, &mut x.0);
-        let mut h1 = [0i32; L1_OUT];
-        affine_avx512_plain(&net.l1, &x.0, &mut h1);
-        let y1 = Input(h1.map(clipped_relu));
-        let mut h2 = [0i32; L2_OUT];
-        // 32 inputs fill half a 512-bit register: the AVX2 kernel fits better.
-        affine_avx2(&net.l2, &y1.0, &mut h2);
-        let y2 = h2.map(clipped_relu);
-        let mut out = [0i32; 1];
-        affine_scalar(&net.output, &y2, &mut out);
-        out[0]
+        propagate_with(net, us, them, |l, x, o| {
+            affine_avx512::<L1_IN, L1_OUT, false>(l, x, o)
+        })
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2")]
     pub(super) unsafe fn propagate_avx512_vnni(net: &Network, us: &Row, them: &Row) -> i32 {
-        let mut x = Input([0u8; L1_IN]);
-        transform(us, them, &mut x.0);
-        let mut h1 = [0i32; L1_OUT];
-        affine_avx512_vnni(&net.l1, &x.0, &mut h1);
-        let y1 = Input(h1.map(clipped_relu));
-        let mut h2 = [0i32; L2_OUT];
-        // 32 inputs fill half a 512-bit register: the AVX2 kernel fits better.
-        affine_avx2(&net.l2, &y1.0, &mut h2);
-        let y2 = h2.map(clipped_relu);
-        let mut out = [0i32; 1];
-        affine_scalar(&net.output, &y2, &mut out);
-        out[0]
+        propagate_with(net, us, them, |l, x, o| {
+            affine_avx512::<L1_IN, L1_OUT, true>(l, x, o)
+        })
     }
 }
