@@ -24,7 +24,11 @@
  *     their own thread (game engines) can use hayanagi_engine_enable_events() and
  *     hayanagi_engine_poll_event() instead of callbacks.
  *   - hayanagi_engine_free() may run on any thread (e.g. a finalizer): it stops and joins a
- *     running search, whose best move is still delivered, then releases user data.
+ *     running search, whose best move is still delivered, then releases user data. Like
+ *     any free, it must not race with another call on the same handle (e.g. a wait() in
+ *     progress on another thread): the host makes sure no call is in flight.
+ *   - A callback setter that fails (BUSY, REENTRANT) leaves the new user_data with the
+ *     caller: its free function is not called.
  *   - While a search runs, set_position, set_option, the callback setters, ready,
  *     new_game, clear_hash and set_table return HAYANAGI_BUSY.
  *   - Every successful go() yields exactly one best move ("resign" when mated, "win" for
@@ -413,7 +417,10 @@ hayanagi_status hayanagi_engine_new(const struct hayanagi_engine_config *config,
 /**
  * Destroy an engine: stops and joins a running search (its best move is still delivered),
  * then releases the callbacks' user data. NULL is fine. May be called from any thread
- * except from inside this engine's own callbacks (`HAYANAGI_REENTRANT`).
+ * except from inside this engine's own callbacks (`HAYANAGI_REENTRANT`; the engine is then
+ * not freed: free it later from another thread). Like any free, it must not race with
+ * another call on the same handle: a host whose threads share a handle (a `wait` on one,
+ * a finalizer on another) must make sure no call is in flight when it frees.
  */
 hayanagi_status hayanagi_engine_free(struct hayanagi_engine *engine);
 
@@ -520,7 +527,8 @@ hayanagi_status hayanagi_engine_is_searching(const struct hayanagi_engine *engin
 /**
  * Set (or clear, with NULL) the info callback. It runs on the search thread and receives a
  * struct and the same report as a USI `info` line, both valid only during the call. The
- * previous user_data is released with its free function. `HAYANAGI_BUSY` while searching.
+ * previous user_data is released with its free function. `HAYANAGI_BUSY` while searching;
+ * on any failure the new `user_data` stays the caller's (its free function is not called).
  */
 hayanagi_status hayanagi_engine_set_info_callback(struct hayanagi_engine *engine,
                                                   hayanagi_info_callback callback,

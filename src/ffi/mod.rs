@@ -499,7 +499,10 @@ pub extern "C" fn hayanagi_engine_new(
 
 /// Destroy an engine: stops and joins a running search (its best move is still delivered),
 /// then releases the callbacks' user data. NULL is fine. May be called from any thread
-/// except from inside this engine's own callbacks (`HAYANAGI_REENTRANT`).
+/// except from inside this engine's own callbacks (`HAYANAGI_REENTRANT`; the engine is then
+/// not freed: free it later from another thread). Like any free, it must not race with
+/// another call on the same handle: a host whose threads share a handle (a `wait` on one,
+/// a finalizer on another) must make sure no call is in flight when it frees.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
@@ -890,7 +893,8 @@ fn set_slot<T: Copy>(
 
 /// Set (or clear, with NULL) the info callback. It runs on the search thread and receives a
 /// struct and the same report as a USI `info` line, both valid only during the call. The
-/// previous user_data is released with its free function. `HAYANAGI_BUSY` while searching.
+/// previous user_data is released with its free function. `HAYANAGI_BUSY` while searching;
+/// on any failure the new `user_data` stays the caller's (its free function is not called).
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_set_info_callback(
     engine: *mut hayanagi_engine,
