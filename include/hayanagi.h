@@ -15,10 +15,14 @@
  *   - Different engines are independent and may be used from different threads at once.
  *   - One engine may be called from several threads: every call is internally
  *     synchronised. hayanagi_engine_stop() and hayanagi_engine_ponderhit() never block and
- *     may be called from any thread at any time; hayanagi_engine_go() never blocks;
- *     hayanagi_engine_wait() blocks the caller only.
- *   - Callbacks (info, best move, log) run on the engine's own search thread, never on the
- *     thread that called go(). The user_data you pass must be usable from that thread.
+ *     may be called from any thread at any time; hayanagi_engine_go() returns at once (it
+ *     never loads a net; it reads a book file only if ready() did not);
+ *     hayanagi_engine_wait() blocks the caller only; hayanagi_engine_ready() does the
+ *     heavy loading (table, book, NNUE net).
+ *   - The info, best-move and mate callbacks run on the engine's own search thread, never
+ *     on the thread that called go(). The log callback runs on the thread whose call
+ *     produced the message: the search thread during a search, the caller of ready() or
+ *     go() for loading messages. The user_data you pass must be usable from those threads.
  *     Inside a callback, stop() works; go(), wait(), free() and the callback setters on the
  *     same engine return HAYANAGI_REENTRANT instead of deadlocking. Hosts that must stay on
  *     their own thread (game engines) can use hayanagi_engine_enable_events() and
@@ -438,21 +442,23 @@ hayanagi_status hayanagi_engine_last_error(const struct hayanagi_engine *engine,
  * `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
  * `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
  * `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
- * README lists types and ranges). Values are validated now; a table resize, the book file
- * and the NNUE net happen at `hayanagi_engine_ready` (or the next `go`, which reports
- * failures through the log callback). `EvalFile`/`EvalDir` paths are made absolute against
- * the process's working directory when set.
+ * README lists types and ranges). Values are validated now; a table resize and the book
+ * file happen at `hayanagi_engine_ready` or the next `go`, the NNUE net only at
+ * `hayanagi_engine_ready` (a `go` before it says so on the log callback and keeps the
+ * evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against the
+ * process's working directory when set.
  */
 hayanagi_status hayanagi_engine_set_option(struct hayanagi_engine *engine,
                                            const char *name,
                                            const char *value);
 
 /**
- * Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`). The USI
- * `isready` step. A net that cannot be loaded returns `HAYANAGI_IO` (missing or unreadable
- * file) or `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong
- * size, trailing bytes) with the reason in the last error; the engine keeps the
- * evaluation it had. Hash mismatches are only warnings on the log callback.
+ * Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded
+ * only here). The USI `isready` step. A net that cannot be loaded returns `HAYANAGI_IO`
+ * (missing, not a regular file, unreadable, or its 64 MB cannot be allocated) or
+ * `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong size,
+ * trailing bytes) with the reason in the last error; the engine keeps the evaluation it
+ * had. Hash mismatches are only warnings on the log callback.
  */
 hayanagi_status hayanagi_engine_ready(struct hayanagi_engine *engine);
 

@@ -357,8 +357,6 @@ struct NetSource {
 struct NetSlot {
     /// The net in use and where it came from.
     loaded: Option<(NetSource, Arc<Network>)>,
-    /// The last file that failed to load: `go` does not retry it, `ready` does.
-    failed: Option<NetSource>,
 }
 
 /// `s` unless it is empty (GUIs send `<empty>` for an empty string).
@@ -618,16 +616,15 @@ impl Engine {
         }
         // Outside the lock: the log sink may call back into the engine.
         self.load_book();
-        self.load_net(true)
+        self.load_net()
     }
 
     /// Load the net that `EvalFile`/`EvalDir` name if it is not the one in use (the USI
-    /// `isready` step). On failure the engine keeps its previous evaluation. With
-    /// `retry` false, a file that failed before and has not changed is not read again.
-    fn load_net(&self, retry: bool) -> Result<(), EngineError> {
+    /// `isready` step). On failure the engine keeps its previous evaluation.
+    fn load_net(&self) -> Result<(), EngineError> {
         let wanted = net_path(&self.shared.options.lock());
         let mut notes = Vec::new();
-        let result = self.load_net_locked(wanted, retry, &mut notes);
+        let result = self.load_net_with_notes(wanted, &mut notes);
         // Outside the slot lock: the log sink may call back into the engine.
         for n in notes {
             self.log(&n);
@@ -635,10 +632,9 @@ impl Engine {
         result
     }
 
-    fn load_net_locked(
+    fn load_net_with_notes(
         &self,
         wanted: Option<PathBuf>,
-        retry: bool,
         notes: &mut Vec<String>,
     ) -> Result<(), EngineError> {
         let mut slot = self.shared.net.lock();
@@ -646,7 +642,6 @@ impl Engine {
             if slot.loaded.take().is_some() {
                 notes.push("NNUE: no net; using the hand-crafted evaluation".into());
             }
-            slot.failed = None;
             return Ok(());
         };
         let source = match std::fs::metadata(&path) {
@@ -662,12 +657,15 @@ impl Engine {
                 }))
             }
         };
-        if slot.loaded.as_ref().is_some_and(|(s, _)| *s == source)
-            || (!retry && slot.failed.as_ref() == Some(&source))
-        {
+        if slot.loaded.as_ref().is_some_and(|(s, _)| *s == source) {
             return Ok(());
         }
-        match nnue::load_file(&path) {
+        // The 64 MB read happens without the lock: evaluations and searches started from
+        // other threads meanwhile use the net in place.
+        drop(slot);
+        let result = nnue::load_file(&path);
+        let mut slot = self.shared.net.lock();
+        match result {
             Ok(loaded) => {
                 notes.extend(loaded.warnings.iter().map(|w| format!("NNUE: {w}")));
                 notes.push(format!(
@@ -676,13 +674,28 @@ impl Engine {
                     loaded.network.simd().name()
                 ));
                 slot.loaded = Some((source, Arc::new(loaded.network)));
-                slot.failed = None;
                 Ok(())
             }
-            Err(e) => {
-                slot.failed = Some(source);
-                Err(EngineError::EvalLoad(e))
-            }
+            Err(e) => Err(EngineError::EvalLoad(e)),
+        }
+    }
+
+    /// Say on the log sink when `EvalFile`/`EvalDir` name a net that `ready` has not
+    /// loaded (the search then uses the evaluation in place).
+    fn warn_unloaded_net(&self) {
+        let Some(wanted) = net_path(&self.shared.options.lock()) else {
+            return;
+        };
+        let loaded_here = match &self.shared.net.lock().loaded {
+            Some((source, _)) => source.path == wanted,
+            None => false,
+        };
+        if !loaded_here {
+            self.log(&format!(
+                "NNUE: '{}' is not loaded (call ready / isready after setting EvalFile or \
+                 EvalDir); this search uses the evaluation in place",
+                wanted.display()
+            ));
         }
     }
 
@@ -766,12 +779,16 @@ impl Engine {
 
     /// Start a new game: forget the table's contents.
     pub fn new_game(&self) -> Result<(), EngineError> {
-        self.ready()?;
+        let ready = self.ready();
+        if let Err(EngineError::Busy) = ready {
+            return ready;
+        }
+        // Also when a net failed to load: the new game still starts clean.
         self.tt().clear();
         // A fixed seed repeats the same choices in every game.
         let seed = self.shared.options.lock().random_seed;
         *self.shared.rng.lock() = seeded_rng(seed);
-        Ok(())
+        ready
     }
 
     /// The table this engine uses.
@@ -829,11 +846,10 @@ impl Engine {
     /// Start searching the current position. Returns at once.
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
         if !self.is_searching() {
-            // Normally done at `ready`; a host that skipped it still gets its book and net.
+            // Normally done at `ready`; a host that skipped it still gets its book.
             self.load_book();
-            if let Err(e) = self.load_net(false) {
-                self.log(&e.to_string());
-            }
+            // A net is only ever loaded at `ready` (64 MB: `go` must return at once).
+            self.warn_unloaded_net();
         }
         let mut searching = self.lock_idle()?;
         if self.is_poisoned() {

@@ -62,7 +62,8 @@ pub fn mate_lines(r: &MateReport) -> [String; 2] {
 
 /// A library message as USI `info string` lines (one per line of the message).
 pub fn info_string_lines(msg: &str) -> impl Iterator<Item = String> + '_ {
-    msg.lines().map(|line| format!("info string {line}"))
+    msg.lines()
+        .map(|line| format!("info string {}", line.replace('\r', " ")))
 }
 
 /// The state of one USI conversation.
@@ -96,8 +97,19 @@ impl UsiSession {
         (self.out)(line);
     }
 
+    /// `info string error: ...`; a message of several lines (or with a stray carriage
+    /// return, which some GUIs also end lines at) stays `info string` lines, so no text in
+    /// it (e.g. from a file) can pass for a command answer.
     fn error(&self, msg: impl std::fmt::Display) {
-        self.say(&format!("info string error: {msg}"));
+        let text = msg.to_string().replace('\r', " ");
+        let mut lines = text.lines();
+        self.say(&format!(
+            "info string error: {}",
+            lines.next().unwrap_or("")
+        ));
+        for line in lines {
+            self.say(&format!("info string {line}"));
+        }
     }
 
     /// Stop any search (a `go mate` is a search too) and wait until its final `bestmove` /

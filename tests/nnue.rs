@@ -136,56 +136,59 @@ fn fv_scale_divides_the_output_truncating() {
 }
 
 /// Play random lines; at every ply the incremental accumulators (updated lazily over
-/// several plies, through king moves, captures, drops and null moves) must equal a
-/// refresh, and so must the evaluation.
+/// several plies, through king moves, captures, drops, null moves and take-backs, and
+/// beyond the evaluator's initial 64-ply stack) must equal a refresh, and so must the
+/// evaluation.
 #[test]
 fn incremental_accumulators_equal_a_refresh() {
     let net = net();
     let mut rng = Rng(74);
-    let mut plies = 0;
-    let mut king_moves = 0;
+    let (mut plies, mut king_moves, mut after_null, mut deepest) = (0, 0, 0, 0);
     for start in common::PLAYOUT_STARTS.iter().chain(HANDICAPS.iter()) {
         let Ok(pos) = Position::from_sfen(start) else {
             continue;
         };
-        for _line in 0..12 {
+        for _line in 0..8 {
             let mut pos = pos.clone();
             let mut inc = NnueEvaluator::new(net.clone(), 16, &pos).unwrap();
-            let mut depth = 0;
-            for _ in 0..60 {
+            // true for a null move.
+            let mut line: Vec<bool> = Vec::new();
+            for _ in 0..150 {
                 let moves = legal(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                // Sometimes a null move (when not in check), sometimes a step back.
-                if !pos.in_check() && rng.below(10) == 0 {
-                    inc.do_null_move();
-                    pos.do_null_move();
+                if moves.is_empty() || (!line.is_empty() && rng.below(8) == 0) {
+                    match line.pop() {
+                        Some(true) => pos.undo_null_move(),
+                        Some(false) => pos.undo_move(),
+                        None => break,
+                    }
                     inc.undo_move();
-                    pos.undo_null_move();
-                }
-                if depth > 0 && rng.below(6) == 0 {
-                    inc.undo_move();
-                    pos.undo_move();
-                    depth -= 1;
                     continue;
                 }
-                let m = moves.as_slice()[rng.below(moves.len())];
-                if !m.is_drop() && pos.piece_on(m.from()).piece_type() == PieceType::King {
-                    king_moves += 1;
+                let null = !pos.in_check() && rng.below(8) == 0;
+                if null {
+                    inc.do_null_move();
+                    pos.do_null_move();
+                } else {
+                    let m = moves.as_slice()[rng.below(moves.len())];
+                    if !m.is_drop() && pos.piece_on(m.from()).piece_type() == PieceType::King {
+                        king_moves += 1;
+                    }
+                    inc.do_move(&pos, m);
+                    pos.do_move(m);
                 }
-                inc.do_move(&pos, m);
-                pos.do_move(m);
-                depth += 1;
+                line.push(null);
                 plies += 1;
+                deepest = deepest.max(line.len());
                 // Evaluate only now and then, so updates span several plies.
                 if rng.below(3) == 0 {
+                    after_null += null as usize;
                     let mut fresh = NnueEvaluator::new(net.clone(), 16, &pos).unwrap();
                     for c in Color::ALL {
                         assert_eq!(
                             inc.accumulator(c, &pos),
                             fresh.accumulator(c, &pos),
-                            "{c:?} accumulator after {m} in {}",
+                            "{c:?} accumulator at ply {} in {}",
+                            line.len(),
                             pos.to_sfen()
                         );
                     }
@@ -194,8 +197,82 @@ fn incremental_accumulators_equal_a_refresh() {
             }
         }
     }
-    assert!(plies > 3000, "{plies} plies");
+    assert!(plies > 5000, "{plies} plies");
     assert!(king_moves > 100, "{king_moves} king moves");
+    assert!(
+        after_null > 50,
+        "{after_null} evaluations right after a null move"
+    );
+    assert!(deepest > 64, "deepest line {deepest} plies");
+}
+
+/// A copy of the random net pushed to the limits: feature weights scaled so that int16
+/// accumulators wrap, a third of the layer weights at -128/127, a quarter of the hidden
+/// biases so close to the int32 limits that the sums wrap.
+fn extreme_net_path() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join("nnue-extreme-seed12.bin");
+        if std::fs::metadata(&path).map(|m| m.len()).ok() == Some(NET_BYTES) {
+            return path;
+        }
+        let mut b = std::fs::read(net_path()).unwrap();
+        let ft = 12 + 178 + 4 + 512;
+        let ft_end = ft + 125_388 * 512;
+        for w in b[ft..ft_end].chunks_exact_mut(2) {
+            let v = i16::from_le_bytes([w[0], w[1]]).wrapping_mul(600);
+            w.copy_from_slice(&v.to_le_bytes());
+        }
+        let mut rng = Rng(76);
+        let mut at = ft_end + 4;
+        for (outs, ins) in [(32usize, 512usize), (32, 32), (1, 32)] {
+            for _ in 0..outs {
+                let near = (rng.next() % 8_000_000) as i32;
+                let bias = match (outs, rng.below(8)) {
+                    (1, _) => rng.below(4000) as i32 - 2000,
+                    (_, 0) => i32::MAX - near,
+                    (_, 1) => i32::MIN + near,
+                    _ => rng.below(40_000) as i32 - 20_000,
+                };
+                b[at..at + 4].copy_from_slice(&bias.to_le_bytes());
+                at += 4;
+            }
+            for x in &mut b[at..at + outs * ins] {
+                *x = [0x80, 0x7F, *x][rng.below(3)];
+            }
+            at += outs * ins;
+        }
+        assert_eq!(at as u64, NET_BYTES);
+        let tmp = dir.join(format!("nnue-extreme-seed12.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, &b).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        path
+    })
+}
+
+#[test]
+fn extreme_weights_give_the_same_numbers_on_every_path() {
+    let reference = RefNet::load(extreme_net_path());
+    let mut nets = Vec::new();
+    for level in SimdLevel::supported() {
+        let mut n = nnue::load_file(extreme_net_path()).unwrap().network;
+        assert!(n.set_simd(level));
+        nets.push((level, Arc::new(n)));
+    }
+    let mut distinct = std::collections::HashSet::new();
+    common::random_positions(77, 400, |pos| {
+        for fv in [16, 128] {
+            let want = reference.evaluate(pos, fv).unwrap();
+            distinct.insert(want);
+            for (level, net) in &nets {
+                let got = NnueEvaluator::evaluate_from_scratch(net, fv, pos).unwrap();
+                assert_eq!(got, want, "{} on {}", level.name(), pos.to_sfen());
+            }
+        }
+    });
+    // Not everything clamped to one value: the test sees real numbers.
+    assert!(distinct.len() > 20, "{distinct:?}");
 }
 
 /// Compare `level` with the portable kernels on positions and along lines.
@@ -640,4 +717,63 @@ fn cli_eval_prints_the_net_evaluation() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/nn.bin"));
+}
+
+#[test]
+fn a_failed_load_does_not_stop_a_new_game_from_clearing_the_table() {
+    let engine = Engine::new();
+    engine
+        .set_option("EvalFile", "/nonexistent/nn.bin")
+        .unwrap();
+    engine.set_position("startpos").unwrap();
+    engine.search_blocking(Limits::depth(6)).unwrap();
+    assert!(engine.probe_tt().is_some());
+    assert!(matches!(engine.new_game(), Err(EngineError::EvalLoad(_))));
+    assert!(engine.probe_tt().is_none(), "the table was cleared");
+}
+
+#[test]
+fn go_never_loads_a_net_and_says_so_when_ready_was_skipped() {
+    let engine = Engine::new();
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = log.clone();
+    engine.set_log_sink(Some(Box::new(move |m: &str| {
+        sink.lock().unwrap().push(m.to_string())
+    })));
+    engine
+        .set_option("EvalFile", net_path().to_str().unwrap())
+        .unwrap();
+    engine.search_blocking(Limits::depth(2)).unwrap();
+    assert!(engine.network().is_none());
+    assert!(
+        log.lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("is not loaded")),
+        "{:?}",
+        log.lock().unwrap()
+    );
+}
+
+#[test]
+fn text_from_a_net_file_cannot_pass_for_usi_output() {
+    // A wrong-size file whose architecture string holds USI answers on their own lines.
+    let arch = b"x\nbestmove resign\r\nreadyok";
+    let path = variant("inject", |b| {
+        let mut v = b[..8].to_vec();
+        v.extend_from_slice(&(arch.len() as u32).to_le_bytes());
+        v.extend_from_slice(arch);
+        v.extend_from_slice(&b[12 + 178..b.len() - 1]);
+        *b = v;
+    });
+    let mut usi = UsiProcess::start();
+    let lines = usi.sync(&format!("setoption name EvalFile value {}", path.display()));
+    assert!(lines.iter().any(|l| l.contains("truncated")), "{lines:?}");
+    // Everything before the real `readyok` is an info string.
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    usi.close();
+    std::fs::remove_file(path).unwrap();
 }

@@ -561,10 +561,11 @@ pub extern "C" fn hayanagi_engine_last_error(
 /// `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
 /// `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
 /// `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
-/// README lists types and ranges). Values are validated now; a table resize, the book file
-/// and the NNUE net happen at `hayanagi_engine_ready` (or the next `go`, which reports
-/// failures through the log callback). `EvalFile`/`EvalDir` paths are made absolute against
-/// the process's working directory when set.
+/// README lists types and ranges). Values are validated now; a table resize and the book
+/// file happen at `hayanagi_engine_ready` or the next `go`, the NNUE net only at
+/// `hayanagi_engine_ready` (a `go` before it says so on the log callback and keeps the
+/// evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against the
+/// process's working directory when set.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_set_option(
     engine: *mut hayanagi_engine,
@@ -588,11 +589,12 @@ pub extern "C" fn hayanagi_engine_set_option(
     })
 }
 
-/// Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`). The USI
-/// `isready` step. A net that cannot be loaded returns `HAYANAGI_IO` (missing or unreadable
-/// file) or `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong
-/// size, trailing bytes) with the reason in the last error; the engine keeps the
-/// evaluation it had. Hash mismatches are only warnings on the log callback.
+/// Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded
+/// only here). The USI `isready` step. A net that cannot be loaded returns `HAYANAGI_IO`
+/// (missing, not a regular file, unreadable, or its 64 MB cannot be allocated) or
+/// `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong size,
+/// trailing bytes) with the reason in the last error; the engine keeps the evaluation it
+/// had. Hash mismatches are only warnings on the log callback.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {

@@ -227,8 +227,9 @@ pub fn load<R: Read>(reader: R, size: u64) -> Result<Loaded, LoadError> {
         };
         return Err(format_error(format!(
             "{what}: {size} bytes, a HalfKP 256x2-32-32 net with this {arch_len}-byte \
-             architecture string has {expected} (architecture: '{}')",
-            arch.chars().take(200).collect::<String>()
+             architecture string has {expected} (architecture: \"{}\")",
+            // Escaped: the string comes from the file and is shown in one line.
+            arch.chars().take(200).collect::<String>().escape_debug()
         )));
     }
 

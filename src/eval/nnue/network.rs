@@ -132,9 +132,11 @@ pub(crate) fn affine_scalar<const IN: usize, const OUT: usize>(
     out: &mut [i32; OUT],
 ) {
     for ((o, row), &b) in out.iter_mut().zip(&layer.weights).zip(&layer.biases) {
+        // Wrapping, as the vector paths' int32 lanes do: a net with extreme biases must
+        // give the same number on every path (and never panic in a debug build).
         let mut sum = b;
         for (&w, &x) in row.iter().zip(input.iter()) {
-            sum += w as i32 * x as i32;
+            sum = sum.wrapping_add(w as i32 * x as i32);
         }
         *o = sum;
     }

@@ -45,6 +45,7 @@ impl SimdLevel {
             SimdLevel::Avx512 => {
                 std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx2")
             }
             #[cfg(target_arch = "x86_64")]
             SimdLevel::Avx512Vnni => {
@@ -208,6 +209,10 @@ mod x86 {
 
     /// Sum each of the four accumulators' lanes, add the biases `o..o + 4` and store
     /// the four results at `out[o..o + 4]`.
+    ///
+    /// # Safety
+    /// AVX2 must be available (it is only inlined into functions enabling it), and
+    /// `o + 4 <= OUT`.
     #[inline(always)]
     unsafe fn reduce4_store<const OUT: usize>(
         acc: [__m256i; 4],
@@ -258,7 +263,10 @@ mod x86 {
     /// Layer 1 with 512-bit registers: 64 inputs per step, four rows at a time. With
     /// `VNNI`, `vpdpbusd` adds four u8 x i8 products straight into each int32 lane (no
     /// int16 step, so nothing could saturate): the same integers as `maddubs` + `madd`.
-    /// Only inlined into the `propagate_avx512*` functions, which enable its instructions.
+    ///
+    /// # Safety
+    /// AVX-512 F + BW (and VNNI when `VNNI`) must be available: it is only inlined into
+    /// the `propagate_avx512*` functions, which enable them after the CPU was checked.
     #[inline(always)]
     unsafe fn affine_avx512<const IN: usize, const OUT: usize, const VNNI: bool>(
         layer: &Affine<IN, OUT>,
@@ -292,6 +300,9 @@ mod x86 {
 
     /// The forward pass with `layer1` for the first layer and the AVX2 kernel for the
     /// second (32 inputs fill only half a 512-bit register).
+    ///
+    /// # Safety
+    /// AVX2 must be available: only inlined into the `propagate_*` functions below.
     #[inline(always)]
     unsafe fn propagate_with(
         net: &Network,
