@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* mkstemp (stdlib.h), write, close, unlink */
 
 #include "hayanagi.h"
 
@@ -613,6 +614,55 @@ static void test_evaluate(void) {
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
 }
 
+/* NNUE nets are loaded at ready(): a file that is not an nn.bin is FORMAT, a missing one IO,
+ * and either way the evaluation stays what it was. */
+static void test_eval_file_errors(void) {
+    hayanagi_engine *e = new_engine();
+    char msg[512];
+    int32_t before = 0, after = 0;
+    CHECK_ST(hayanagi_engine_evaluate(e, &before), HAYANAGI_OK);
+    char path[] = "/tmp/hayanagi-c-nnXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        /* The right version, then 60 bytes: far too short for 256x2-32-32. */
+        unsigned char bytes[64] = {0x16, 0x2F, 0xF3, 0x7A};
+        CHECK(write(fd, bytes, sizeof bytes) == (ssize_t)sizeof bytes);
+        close(fd);
+        CHECK_ST(hayanagi_engine_set_option(e, "EvalFile", path), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_ready(e), HAYANAGI_FORMAT);
+        engine_error(e, msg, sizeof msg);
+        CHECK_CONTAINS(msg, path);
+        /* The version is right: the file is rejected for its size. */
+        CHECK_CONTAINS(msg, "truncated: 64 bytes");
+        bytes[0] ^= 1;
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+            fwrite(bytes, 1, sizeof bytes, f);
+            fclose(f);
+        }
+        CHECK_ST(hayanagi_engine_ready(e), HAYANAGI_FORMAT);
+        engine_error(e, msg, sizeof msg);
+        CHECK_CONTAINS(msg, "wrong version");
+        unlink(path);
+    }
+    CHECK_ST(hayanagi_engine_set_option(e, "EvalFile", "/nonexistent/hayanagi/nn.bin"),
+             HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_ready(e), HAYANAGI_IO);
+    engine_error(e, msg, sizeof msg);
+    CHECK_CONTAINS(msg, "/nonexistent/hayanagi/nn.bin");
+    CHECK_ST(hayanagi_engine_set_option(e, "EvalDir", "/nonexistent/dir"), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_set_option(e, "FV_SCALE", "0"), HAYANAGI_INVALID_ARG);
+    CHECK_ST(hayanagi_engine_set_option(e, "FV_SCALE", "24"), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_evaluate(e, &after), HAYANAGI_OK);
+    CHECK(after == before);
+    CHECK_ST(hayanagi_engine_set_option(e, "EvalFile", ""), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_set_option(e, "EvalDir", ""), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_ready(e), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
+}
+
 static void test_game_state(void) {
     hayanagi_engine *e = new_engine();
     int32_t state = -5, winner = -5;
@@ -747,6 +797,7 @@ int main(void) {
     test_legal_moves();
     test_perft();
     test_evaluate();
+    test_eval_file_errors();
     test_game_state();
     test_idle_search_calls();
     test_user_data_release();
