@@ -285,6 +285,21 @@ static class HayanagiTests
             Eq("2", e.Options["multipv"], "options dictionary (case-insensitive)");
             Eq("false", e.Options["USI_Ponder"], "bool option formatted");
             e.Ready();
+            // NNUE nets load at Ready(): not an nn.bin is Format, a missing file Io; the
+            // evaluation stays the same.
+            int before = e.Evaluate();
+            string junk = System.IO.Path.GetTempFileName();
+            System.IO.File.WriteAllBytes(junk, new byte[64]);
+            e.SetOption("EvalFile", junk);
+            ex = Throws(Status.Format, () => e.Ready(), "EvalFile not a net");
+            Check(ex.NativeMessage.Contains("wrong version") && ex.NativeMessage.Contains(junk), "net error message: " + ex.NativeMessage);
+            System.IO.File.Delete(junk);
+            e.SetOption("EvalFile", "/nonexistent/hayanagi/nn.bin");
+            Throws(Status.Io, () => e.Ready(), "EvalFile missing");
+            Throws(Status.InvalidArg, () => e.SetOption("FV_SCALE", 0), "FV_SCALE 0");
+            Eq(before, e.Evaluate(), "evaluation kept after failed loads");
+            e.SetOption("EvalFile", "");
+            e.Ready();
             // Limits.
             Throws(Status.IllegalMove, () => e.Go(new Limits { Depth = 1, SearchMoves = new[] { "3c3d", "5e5d" } }), "bad searchmoves");
             Throws(Status.InvalidArg, () => e.Go(new Limits { Depth = 1, MultiPv = 33 }), "multipv 33");
