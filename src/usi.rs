@@ -101,14 +101,8 @@ impl UsiSession {
     /// return, which some GUIs also end lines at) stays `info string` lines, so no text in
     /// it (e.g. from a file) can pass for a command answer.
     fn error(&self, msg: impl std::fmt::Display) {
-        let text = msg.to_string().replace('\r', " ");
-        let mut lines = text.lines();
-        self.say(&format!(
-            "info string error: {}",
-            lines.next().unwrap_or("")
-        ));
-        for line in lines {
-            self.say(&format!("info string {line}"));
+        for line in info_string_lines(&format!("error: {msg}")) {
+            self.say(&line);
         }
     }
 

@@ -454,16 +454,22 @@ fn a_missing_file_is_an_io_error() {
     }
 }
 
-#[test]
-fn a_hash_mismatch_is_only_a_warning_on_the_log_sink() {
-    // The whole-net hash is bytes 4..8.
-    let path = variant("hash", |b| b[4] ^= 0xFF);
-    let engine = Engine::new();
+/// Collect what `engine` says on its log sink.
+fn capture_log(engine: &Engine) -> Arc<Mutex<Vec<String>>> {
     let log = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = log.clone();
     engine.set_log_sink(Some(Box::new(move |m: &str| {
         sink.lock().unwrap().push(m.to_string())
     })));
+    log
+}
+
+#[test]
+fn a_hash_mismatch_is_only_a_warning_on_the_log_sink() {
+    // The whole-net hash is bytes 4..8.
+    let path = variant("hash", |b| b[4] ^= 0xFF);
+    let engine = Engine::new();
+    let log = capture_log(&engine);
     engine
         .set_option("EvalFile", path.to_str().unwrap())
         .unwrap();
@@ -735,11 +741,7 @@ fn a_failed_load_does_not_stop_a_new_game_from_clearing_the_table() {
 #[test]
 fn go_never_loads_a_net_and_says_so_when_ready_was_skipped() {
     let engine = Engine::new();
-    let log = Arc::new(Mutex::new(Vec::<String>::new()));
-    let sink = log.clone();
-    engine.set_log_sink(Some(Box::new(move |m: &str| {
-        sink.lock().unwrap().push(m.to_string())
-    })));
+    let log = capture_log(&engine);
     engine
         .set_option("EvalFile", net_path().to_str().unwrap())
         .unwrap();

@@ -253,6 +253,14 @@ impl hayanagi_engine {
         status
     }
 
+    /// `HAYANAGI_OK`, or the status and message of the error.
+    fn status_of(&self, result: Result<(), EngineError>) -> hayanagi_status {
+        match result {
+            Ok(()) => HAYANAGI_OK,
+            Err(err) => self.engine_error(err),
+        }
+    }
+
     fn engine_error(&self, e: EngineError) -> hayanagi_status {
         let status = match &e {
             EngineError::Busy => HAYANAGI_BUSY,
@@ -582,10 +590,7 @@ pub extern "C" fn hayanagi_engine_set_option(
             Ok(s) => s,
             Err((st, m)) => return e.fail(st, m),
         };
-        match e.engine.set_option(name, value) {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.set_option(name, value))
     })
 }
 
@@ -599,10 +604,7 @@ pub extern "C" fn hayanagi_engine_set_option(
 pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        match e.engine.ready() {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.ready())
     })
 }
 
@@ -611,10 +613,7 @@ pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanag
 pub extern "C" fn hayanagi_engine_new_game(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        match e.engine.new_game() {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.new_game())
     })
 }
 
@@ -633,10 +632,7 @@ pub extern "C" fn hayanagi_engine_set_position(
             Ok(s) => s,
             Err((st, m)) => return e.fail(st, m),
         };
-        match e.engine.set_position(text) {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.set_position(text))
     })
 }
 
@@ -731,10 +727,7 @@ pub extern "C" fn hayanagi_engine_go(
         } else {
             limits
         };
-        match e.engine.go(limits) {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.go(limits))
     })
 }
 
@@ -773,10 +766,7 @@ pub extern "C" fn hayanagi_engine_go_mate(
             nodes: (nodes > 0).then_some(nodes),
             any_length: flags & HAYANAGI_MATE_ANY_LENGTH != 0,
         };
-        match e.engine.go_mate(request) {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.go_mate(request))
     })
 }
 
@@ -1160,10 +1150,7 @@ pub extern "C" fn hayanagi_engine_hashfull(
 pub extern "C" fn hayanagi_engine_clear_hash(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        match e.engine.clear_hash() {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.clear_hash())
     })
 }
 
@@ -1180,10 +1167,7 @@ pub extern "C" fn hayanagi_engine_set_table(
         }
         // SAFETY: non-null table handle from `hayanagi_table_new`.
         let t = unsafe { &*table };
-        match e.engine.share_tt(t.tt.clone()) {
-            Ok(()) => HAYANAGI_OK,
-            Err(err) => e.engine_error(err),
-        }
+        e.status_of(e.engine.share_tt(t.tt.clone()))
     })
 }
 

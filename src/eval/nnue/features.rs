@@ -30,53 +30,48 @@ const SET_COUNT: [u32; PieceType::NB] = {
 };
 
 /// First BonaPiece of a hand kind, `[friend, enemy]` (`FORMAT.md` §4: f_hand / e_hand).
-const HAND_BASE: [[u16; PieceType::NB]; 2] = {
-    let mut b = [[0; PieceType::NB]; 2];
-    let table: [(PieceType, u16, u16); 7] = [
-        (PieceType::Pawn, 1, 20),
-        (PieceType::Lance, 39, 44),
-        (PieceType::Knight, 49, 54),
-        (PieceType::Silver, 59, 64),
-        (PieceType::Gold, 69, 74),
-        (PieceType::Bishop, 79, 82),
-        (PieceType::Rook, 85, 88),
-    ];
-    let mut i = 0;
-    while i < table.len() {
-        b[0][table[i].0 as usize] = table[i].1;
-        b[1][table[i].0 as usize] = table[i].2;
-        i += 1;
-    }
-    b
-};
+const HAND_BASE: [[u16; PieceType::NB]; 2] = by_piece_type([
+    (PieceType::Pawn, 1, 20),
+    (PieceType::Lance, 39, 44),
+    (PieceType::Knight, 49, 54),
+    (PieceType::Silver, 59, 64),
+    (PieceType::Gold, 69, 74),
+    (PieceType::Bishop, 79, 82),
+    (PieceType::Rook, 85, 88),
+]);
 
 /// First BonaPiece of a piece on the board, `[friend, enemy]`; promoted minors share the
 /// gold's numbers. Kings have none (0, never used).
-const BOARD_BASE: [[u16; PieceType::NB]; 2] = {
+const BOARD_BASE: [[u16; PieceType::NB]; 2] = by_piece_type([
+    (PieceType::Pawn, 90, 171),
+    (PieceType::Lance, 252, 333),
+    (PieceType::Knight, 414, 495),
+    (PieceType::Silver, 576, 657),
+    (PieceType::Gold, 738, 819),
+    (PieceType::ProPawn, 738, 819),
+    (PieceType::ProLance, 738, 819),
+    (PieceType::ProKnight, 738, 819),
+    (PieceType::ProSilver, 738, 819),
+    (PieceType::Bishop, 900, 981),
+    (PieceType::Horse, 1062, 1143),
+    (PieceType::Rook, 1224, 1305),
+    (PieceType::Dragon, 1386, 1467),
+]);
+
+/// `[friend, enemy]` tables indexed by piece type from `(kind, friend, enemy)` rows; kinds
+/// without a row get 0.
+const fn by_piece_type<const N: usize>(
+    rows: [(PieceType, u16, u16); N],
+) -> [[u16; PieceType::NB]; 2] {
     let mut b = [[0; PieceType::NB]; 2];
-    let table: [(PieceType, u16, u16); 13] = [
-        (PieceType::Pawn, 90, 171),
-        (PieceType::Lance, 252, 333),
-        (PieceType::Knight, 414, 495),
-        (PieceType::Silver, 576, 657),
-        (PieceType::Gold, 738, 819),
-        (PieceType::ProPawn, 738, 819),
-        (PieceType::ProLance, 738, 819),
-        (PieceType::ProKnight, 738, 819),
-        (PieceType::ProSilver, 738, 819),
-        (PieceType::Bishop, 900, 981),
-        (PieceType::Horse, 1062, 1143),
-        (PieceType::Rook, 1224, 1305),
-        (PieceType::Dragon, 1386, 1467),
-    ];
     let mut i = 0;
-    while i < table.len() {
-        b[0][table[i].0 as usize] = table[i].1;
-        b[1][table[i].0 as usize] = table[i].2;
+    while i < N {
+        b[0][rows[i].0 as usize] = rows[i].1;
+        b[1][rows[i].0 as usize] = rows[i].2;
         i += 1;
     }
     b
-};
+}
 
 /// A BonaPiece as seen from each perspective, indexed by colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -109,9 +109,12 @@ impl NnueEvaluator {
         ply.computed[c.index()] = true;
     }
 
-    /// Bring perspective `c` of the current ply up to date.
+    /// Bring perspective `c` of the current ply up to date (nothing to do when it is).
     fn update(&mut self, c: Color, pos: &Position) {
         let ci = c.index();
+        if self.plies[self.top].computed[ci] {
+            return;
+        }
         // The nearest computed ply, unless c's king moved on the way (the root is always
         // computed, and a ply whose move moved c's king never is until refreshed).
         let mut from = self.top;
@@ -153,9 +156,7 @@ impl NnueEvaluator {
     /// The evaluation of `pos` (which must match the moves fed in) for the side to move.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         for c in Color::ALL {
-            if !self.plies[self.top].computed[c.index()] {
-                self.update(c, pos);
-            }
+            self.update(c, pos);
         }
         let ply = &self.plies[self.top];
         let us = pos.side_to_move();
@@ -169,9 +170,7 @@ impl NnueEvaluator {
     /// The accumulator of perspective `c` for the current ply, brought up to date
     /// (for tests: incremental accumulators must equal a refresh).
     pub fn accumulator(&mut self, c: Color, pos: &Position) -> [i16; 256] {
-        if !self.plies[self.top].computed[c.index()] {
-            self.update(c, pos);
-        }
+        self.update(c, pos);
         self.plies[self.top].acc[c.index()].0
     }
 

@@ -101,9 +101,9 @@ impl Network {
     }
 
     /// The evaluation for the side to move, in centipawn-like units: the output divided by
-    /// `fv_scale` (truncating, as C++ does) and clamped to `±MAX_EVAL`.
+    /// `fv_scale` (at least 1; truncating, as C++ does) and clamped to `±MAX_EVAL`.
     pub(crate) fn evaluate(&self, us: &Row, them: &Row, fv_scale: i32) -> i32 {
-        (self.propagate(us, them) / fv_scale.max(1)).clamp(-MAX_EVAL, MAX_EVAL)
+        (self.propagate(us, them) / fv_scale).clamp(-MAX_EVAL, MAX_EVAL)
     }
 }
 
