@@ -34,10 +34,41 @@ pub struct Book {
     entries: HashMap<u64, Vec<BookMove>>,
 }
 
-/// The result of parsing a book text: the book and one warning per skipped line.
+/// The result of parsing a book text: the book, a warning for each of the first
+/// [`MAX_WARNINGS`] skipped lines, and how many lines were skipped in all.
 pub struct Loaded {
     pub book: Book,
     pub warnings: Vec<String>,
+    pub skipped: usize,
+}
+
+/// Warnings kept per book: a file of bad lines must not turn into far more memory in
+/// messages than the file itself.
+pub const MAX_WARNINGS: usize = 100;
+
+/// Read and parse a book file. Only a regular file is read (a FIFO or a device such as
+/// `/dev/zero` named as a book would block or never end), and only one that fits the
+/// memory policy of [`crate::util::memory`]; the text is read into a buffer reserved
+/// fallibly. The error is a message naming the file.
+pub fn read_file(path: &std::path::Path) -> Result<Loaded, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot read book file '{shown}': {e}");
+    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&"not a regular file"));
+    }
+    let len = meta.len();
+    crate::util::memory::check_fits(len, "the book file").map_err(|e| cannot(&e))?;
+    let mut bytes: Vec<u8> = Vec::new();
+    bytes
+        .try_reserve_exact(len as usize)
+        .map_err(|_| cannot(&format!("no memory for its {len} bytes")))?;
+    // At most the size seen above: a file that grows meanwhile is read as it was.
+    std::fs::File::open(path)
+        .and_then(|f| f.take(len).read_to_end(&mut bytes))
+        .map_err(|e| cannot(&e))?;
+    Ok(Book::parse(&String::from_utf8_lossy(&bytes)))
 }
 
 impl Book {
@@ -45,6 +76,13 @@ impl Book {
     pub fn parse(text: &str) -> Loaded {
         let mut book = Book::default();
         let mut warnings = Vec::new();
+        let mut skipped = 0;
+        let mut warn = |message: String| {
+            skipped += 1;
+            if warnings.len() < MAX_WARNINGS {
+                warnings.push(message);
+            }
+        };
         let mut current: Option<Position> = None;
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
@@ -56,24 +94,28 @@ impl Book {
                 match Position::from_sfen_with(sfen.trim(), Validation::Composed) {
                     Ok(p) => current = Some(p),
                     Err(e) => {
-                        warnings.push(format!("book line {line_no}: bad sfen ({e}); skipped"));
+                        warn(format!("book line {line_no}: bad sfen ({e}); skipped"));
                         current = None;
                     }
                 }
                 continue;
             }
             let Some(pos) = &current else {
-                warnings.push(format!(
+                warn(format!(
                     "book line {line_no}: move line without a usable sfen line; skipped"
                 ));
                 continue;
             };
             match parse_move_line(pos, line) {
                 Ok(bm) => book.entries.entry(pos.key()).or_default().push(bm),
-                Err(e) => warnings.push(format!("book line {line_no}: {e}; skipped")),
+                Err(e) => warn(format!("book line {line_no}: {e}; skipped")),
             }
         }
-        Loaded { book, warnings }
+        Loaded {
+            book,
+            warnings,
+            skipped,
+        }
     }
 
     /// Number of positions in the book.
@@ -170,6 +212,7 @@ sfen not/a/position b - 1
         assert_eq!(loaded.book.len(), 2);
         // 5e5d illegal, bad value 'x', bad sfen, orphan move line.
         assert_eq!(loaded.warnings.len(), 4, "{:?}", loaded.warnings);
+        assert_eq!(loaded.skipped, 4);
         let start = Position::startpos();
         let moves = loaded.book.moves(&start);
         assert_eq!(moves.len(), 2);
@@ -197,5 +240,33 @@ sfen not/a/position b - 1
                 0
             )
             .is_none());
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+
+    #[test]
+    fn a_device_or_a_folder_is_not_read_as_a_book() {
+        for path in ["/dev/zero", "/"] {
+            let e = read_file(std::path::Path::new(path)).err().expect(path);
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        let e = read_file(std::path::Path::new("/no/such/book.db"))
+            .err()
+            .expect("missing");
+        assert!(
+            e.starts_with("cannot read book file '/no/such/book.db': "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn warnings_are_capped_but_counted() {
+        let text = "x\n".repeat(MAX_WARNINGS * 3);
+        let loaded = Book::parse(&text);
+        assert_eq!(loaded.warnings.len(), MAX_WARNINGS);
+        assert_eq!(loaded.skipped, MAX_WARNINGS * 3);
     }
 }

@@ -149,8 +149,9 @@ pub struct ThreadPool {
 }
 
 impl ThreadPool {
-    /// Start `threads` parked search threads.
-    pub fn new(threads: usize) -> ThreadPool {
+    /// Start `threads` parked search threads, or say why they cannot be had (the ones
+    /// already started are stopped again).
+    pub fn new(threads: usize) -> std::io::Result<ThreadPool> {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -163,16 +164,30 @@ impl ThreadPool {
             wake: Condvar::new(),
             helpers_done: Condvar::new(),
         });
-        let handles = (0..threads)
-            .map(|id| {
-                let shared = shared.clone();
-                std::thread::Builder::new()
-                    .name(format!("hayanagi-search-{id}"))
-                    .spawn(move || thread_main(id, threads, shared))
-                    .expect("spawn a search thread")
-            })
-            .collect();
-        ThreadPool { shared, handles }
+        let mut pool = ThreadPool {
+            shared,
+            handles: Vec::with_capacity(threads),
+        };
+        for id in 0..threads {
+            let shared = pool.shared.clone();
+            // On failure `pool` is dropped: the threads started so far quit and are joined.
+            let handle = std::thread::Builder::new()
+                .name(format!("hayanagi-search-{id}"))
+                .spawn(move || thread_main(id, threads, shared))?;
+            pool.handles.push(handle);
+        }
+        Ok(pool)
+    }
+
+    /// Tell the threads to quit once their current job is done, without waiting.
+    pub fn request_quit(&self) {
+        self.shared.state.lock().quit = true;
+        self.shared.wake.notify_all();
+    }
+
+    /// Have all threads ended (after [`ThreadPool::request_quit`])?
+    pub fn is_finished(&self) -> bool {
+        self.handles.iter().all(JoinHandle::is_finished)
     }
 
     /// Number of threads.
@@ -197,8 +212,7 @@ impl ThreadPool {
 
 impl Drop for ThreadPool {
     fn drop(&mut self) {
-        self.shared.state.lock().quit = true;
-        self.shared.wake.notify_all();
+        self.request_quit();
         for h in self.handles.drain(..) {
             let _ = h.join();
         }

@@ -20,6 +20,7 @@
 //! validated with `is_pseudo_legal` + `is_legal` by the search before use.
 
 use crate::shogi::{Move, PieceType};
+use crate::util::memory::{AllocError, Zeroable, ZeroedBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Kind of score stored (seeds ch. 9.1.1).
@@ -93,6 +94,9 @@ struct Cluster {
     slots: [Slot; CLUSTER_SIZE],
 }
 
+// SAFETY: a cluster is atomic integers only; all zero is four empty slots.
+unsafe impl Zeroable for Cluster {}
+
 /// Mate scores at or beyond this magnitude get ply correction (seeds ch. 9.1.8).
 pub const MATE_THRESHOLD: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
 
@@ -120,7 +124,7 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 /// A lock-free table shared by every search thread (and, on purpose, by several engines).
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: ZeroedBuf<Cluster>,
     generation: AtomicU8,
     mib: usize,
 }
@@ -132,16 +136,19 @@ fn replacement_score(e: &TtEntry, generation: u8) -> usize {
 }
 
 impl TranspositionTable {
-    /// A table of `mib` MiB (at least one cluster).
-    pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let mut clusters = Vec::new();
-        clusters.resize_with(count.max(1), Cluster::default);
-        TranspositionTable {
-            clusters,
+    /// A table of `mib` MiB (at least 1), allocated under the memory policy of
+    /// [`crate::util::memory`]: a size the machine cannot provide is an error, never an
+    /// abort.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
+        let mib = mib.max(1);
+        let count = mib
+            .checked_mul(1 << 20)
+            .map_or(usize::MAX, |bytes| bytes / std::mem::size_of::<Cluster>());
+        Ok(TranspositionTable {
+            clusters: ZeroedBuf::new(count, "the hash table")?,
             generation: AtomicU8::new(0),
-            mib: mib.max(1),
-        }
+            mib,
+        })
     }
 
     /// Size in MiB.
@@ -156,7 +163,7 @@ impl TranspositionTable {
 
     /// Forget everything.
     pub fn clear(&self) {
-        for c in &self.clusters {
+        for c in self.clusters.iter() {
             for s in &c.slots {
                 s.check.store(0, Ordering::Relaxed);
                 s.payload.store(0, Ordering::Relaxed);
@@ -311,7 +318,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::try_new(1).unwrap();
         assert_eq!(tt.probe(42), None);
         tt.store(42, mv("7g7f"), Some(PieceType::Pawn), 31, 5, Bound::Exact);
         let e = tt.probe(42).unwrap();
@@ -341,7 +348,7 @@ mod tests {
     /// Keys that land in one cluster of a one-cluster table.
     #[test]
     fn replacement_prefers_old_then_shallow() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::try_new(1).unwrap();
         // Find 6 keys in the same cluster.
         let target = tt.cluster(1) as *const Cluster;
         let keys: Vec<u64> = (1u64..)
@@ -374,7 +381,7 @@ mod tests {
 
     #[test]
     fn hashfull_counts_current_generation() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::try_new(1).unwrap();
         assert_eq!(tt.hashfull_permille(), 0);
         for k in 0..(tt.capacity() as u64 * 2) {
             tt.store(
@@ -405,7 +412,7 @@ mod tests {
 
     #[test]
     fn concurrent_writers_never_produce_torn_entries() {
-        let tt = std::sync::Arc::new(TranspositionTable::new(1));
+        let tt = std::sync::Arc::new(TranspositionTable::try_new(1).unwrap());
         // Keys confined to the first 4 clusters, so that writers of different keys race
         // on the same slots all the time.
         let span = u64::MAX / (tt.clusters.len() as u64 / 4);

@@ -1,3 +1,4 @@
 //! Small helpers shared by several layers.
 
+pub mod memory;
 pub mod rng;

@@ -237,15 +237,20 @@ pub fn load<R: Read>(reader: R, size: u64) -> Result<Loaded, LoadError> {
     let mut ft_biases = Row::ZERO;
     src.row(&mut ft_biases)?;
     let mut ft_weights: Vec<Row> = Vec::new();
-    ft_weights
-        .try_reserve_exact(N_FEATURES)
-        .map_err(|_| LoadError {
-            kind: LoadErrorKind::OutOfMemory,
-            message: format!(
-                "cannot allocate {} MiB for the feature weights",
-                (N_FEATURES * std::mem::size_of::<Row>()) >> 20
-            ),
-        })?;
+    let out_of_memory = |e: crate::util::memory::AllocError| LoadError {
+        kind: LoadErrorKind::OutOfMemory,
+        message: e.to_string(),
+    };
+    let ft_bytes = (N_FEATURES * std::mem::size_of::<Row>()) as u64;
+    // The weights are written as they are read: the memory policy's size check first.
+    crate::util::memory::check_fits(ft_bytes, "the NNUE feature weights").map_err(out_of_memory)?;
+    ft_weights.try_reserve_exact(N_FEATURES).map_err(|_| {
+        out_of_memory(crate::util::memory::AllocError {
+            what: "the NNUE feature weights",
+            bytes: ft_bytes,
+            reason: "the system refused the allocation".into(),
+        })
+    })?;
     for _ in 0..N_FEATURES {
         let mut row = Row::ZERO;
         src.row(&mut row)?;

@@ -13,6 +13,7 @@
 //! nodes (see [`ProofTable::collect_garbage`]).
 
 use crate::shogi::{Color, Hand};
+use crate::util::memory::ZeroedBuf;
 
 /// Proof or disproof number meaning "infinite".
 pub const INFINITE: u32 = u32::MAX;
@@ -137,7 +138,7 @@ impl Entry {
 
 /// The solver's table. Not shared between threads: each solve owns one.
 pub struct ProofTable {
-    entries: Vec<Packed>,
+    entries: ZeroedBuf<Packed>,
     clusters: usize,
     /// Most clusters allowed (`MateHash`); the table starts small and grows up to it.
     max_clusters: usize,
@@ -185,13 +186,25 @@ impl ProofTable {
     ///
     /// It starts at 256 KiB and grows fourfold whenever half full, so a short problem
     /// touches little memory (page faults on a large fresh table cost more than a short
-    /// solve); once at full size, garbage collection makes room instead.
+    /// solve); once at full size, garbage collection makes room instead. Every allocation
+    /// follows the memory policy of [`crate::util::memory`]: a growth the machine cannot
+    /// provide leaves the table at the size it has.
     pub fn new(mib: usize) -> ProofTable {
-        let bytes = mib.max(1) << 20;
+        let bytes = mib.max(1).saturating_mul(1 << 20);
         let max_clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
-        let clusters = max_clusters.min(INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>()));
+        let mut clusters =
+            max_clusters.min(INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>()));
+        let entries = match ZeroedBuf::new(clusters * CLUSTER, "the mate table") {
+            Ok(entries) => entries,
+            Err(_) => {
+                // Not even 256 KiB: one cluster (320 bytes) it is; if that fails too, the
+                // process is out of memory whatever we do.
+                clusters = 1;
+                ZeroedBuf::new(CLUSTER, "the mate table").expect("320 bytes of memory")
+            }
+        };
         ProofTable {
-            entries: vec![[0; 5]; clusters * CLUSTER],
+            entries,
             clusters,
             max_clusters,
             used: 0,
@@ -305,14 +318,12 @@ impl ProofTable {
     /// Four times the clusters (at most the maximum), every entry re-placed.
     fn grow(&mut self) {
         let clusters = (self.clusters * 4).min(self.max_clusters);
-        let mut entries: Vec<Packed> = Vec::new();
-        if entries.try_reserve_exact(clusters * CLUSTER).is_err() {
+        let Ok(entries) = ZeroedBuf::new(clusters * CLUSTER, "the mate table") else {
             // No memory for a bigger table: keep this one (garbage collection from now on)
             // rather than abort the host process.
             self.max_clusters = self.clusters;
             return;
-        }
-        entries.resize(clusters * CLUSTER, [0; 5]);
+        };
         let old = std::mem::replace(&mut self.entries, entries);
         self.clusters = clusters;
         self.used = 0;
@@ -338,7 +349,7 @@ impl ProofTable {
         sample.sort_unstable();
         let threshold = sample.get(sample.len() / 2).copied().unwrap_or(1);
         let mut used = 0;
-        for w in &mut self.entries {
+        for w in self.entries.iter_mut() {
             let amount = w[3] as u32;
             if amount != 0 && amount <= threshold {
                 *w = [0; 5];
