@@ -16,27 +16,52 @@
  *   - One engine may be called from several threads: every call is internally
  *     synchronised. hayanagi_engine_stop() and hayanagi_engine_ponderhit() never block and
  *     may be called from any thread at any time; hayanagi_engine_go() returns at once (it
- *     never loads a net; it reads a book file only if ready() did not);
- *     hayanagi_engine_wait() blocks the caller only; hayanagi_engine_ready() does the
+ *     never loads a net; it reads a book file and resizes the table only if ready() did
+ *     not); hayanagi_engine_wait() blocks the caller only; hayanagi_engine_ready() does the
  *     heavy loading (table, book, NNUE net).
  *   - The info, best-move and mate callbacks run on the engine's own search thread, never
  *     on the thread that called go(). The log callback runs on the thread whose call
  *     produced the message: the search thread during a search, the caller of ready() or
- *     go() for loading messages. The user_data you pass must be usable from those threads.
- *     Inside a callback, stop() works; go(), wait(), free() and the callback setters on the
- *     same engine return HAYANAGI_REENTRANT instead of deadlocking. Hosts that must stay on
- *     their own thread (game engines) can use hayanagi_engine_enable_events() and
- *     hayanagi_engine_poll_event() instead of callbacks.
+ *     go() for loading messages. The USI output callback runs on the thread that produced
+ *     the line (see hayanagi_engine_set_usi_output_callback). The user_data you pass must
+ *     be usable from those threads.
+ *   - No lock of the library is held while a callback runs, and no call waits for another
+ *     thread's callback (only wait() and free() wait, for the search). Inside a callback of
+ *     an engine, go(), go_mate(), wait(), free(), usi_command() and the callback setters of
+ *     that engine return HAYANAGI_REENTRANT; every other function may be called there and
+ *     answers as it would elsewhere (e.g. HAYANAGI_BUSY for set_position() while the
+ *     search runs). Hosts that must stay on their own thread (game engines) can use
+ *     hayanagi_engine_enable_events() and hayanagi_engine_poll_event() instead of
+ *     callbacks.
  *   - hayanagi_engine_free() may run on any thread (e.g. a finalizer): it stops and joins a
  *     running search, whose best move is still delivered, then releases user data. Like
  *     any free, it must not race with another call on the same handle (e.g. a wait() in
  *     progress on another thread): the host makes sure no call is in flight.
  *   - A callback setter that fails (BUSY, REENTRANT) leaves the new user_data with the
- *     caller: its free function is not called.
+ *     caller: its free function is not called. One that succeeds releases the previous
+ *     user_data at once, or, when a call of the previous callback is running on another
+ *     thread, as soon as that call returns (on that thread).
  *   - While a search runs, set_position, set_option, the callback setters, ready,
- *     new_game, clear_hash and set_table return HAYANAGI_BUSY.
+ *     new_game, clear_hash, set_table, go and go_mate return HAYANAGI_BUSY. A search stops
+ *     running when its answer is final, just before its best-move (or mate) callback is
+ *     called: from then on those calls go through at once from any thread, so a host may
+ *     answer a best move with set_position() and go() while the callback has not returned
+ *     (that search starts when the callback returns; after a change of Threads it may start
+ *     at once, on new threads). wait() returns, and
+ *     is_searching() turns false, only once the callback has returned.
  *   - Every successful go() yields exactly one best move ("resign" when mated, "win" for
  *     an entering-king declaration), also when stopped at once.
+ *
+ * Memory
+ *   - Memory whose size the host chooses (USI_Hash / hash_mib, hayanagi_table_new, MateHash,
+ *     a book file, an NNUE net) never aborts the process: a request above 7/8 of the memory
+ *     available to the process (the system's available memory, a cgroup limit and
+ *     RLIMIT_AS, whichever is least) is refused, the allocation itself may fail, and on
+ *     Linux the table's pages are populated at once (MADV_POPULATE_WRITE), so that memory
+ *     that is not there is found now and not by the OOM killer later. A refusal answers
+ *     HAYANAGI_NO_MEMORY with a message and changes nothing: a table that cannot be resized
+ *     stays as it was, and the USI_Hash option then reads back its size; a mate table that
+ *     cannot grow keeps its size (the search still answers).
  */
 
 #ifndef HAYANAGI_H
@@ -201,8 +226,9 @@ typedef struct hayanagi_mate_result {
    */
   uint32_t plies;
   /**
-   * True when no shorter mate exists (false for `HAYANAGI_MATE_ANY_LENGTH` searches and
-   * when the limit came before the shortest length was settled).
+   * True when no shorter mate exists: always for a mate in 1; otherwise only when the
+   * shortest length was settled, which `HAYANAGI_MATE_ANY_LENGTH` searches do not try
+   * and a limit may cut short.
    */
   bool shortest;
   uint64_t nodes;
@@ -372,6 +398,13 @@ typedef struct hayanagi_tt_probe {
  */
 #define HAYANAGI_POISONED 12
 
+/**
+ * Memory the call asked for (a table size, search threads) cannot be had: the request is
+ * above 7/8 of the memory available to the process (system, cgroup and `RLIMIT_AS` limits
+ * counted), or the system refused it. Nothing was changed: the engine keeps its table.
+ */
+#define HAYANAGI_NO_MEMORY 13
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -403,6 +436,7 @@ hayanagi_status hayanagi_limits_init(struct hayanagi_limits *limits);
 
 /**
  * A table of `size_mib` MiB (1 to 1048576) that engines can share.
+ * `HAYANAGI_NO_MEMORY` when that much memory cannot be had (see the status code).
  */
 hayanagi_status hayanagi_table_new(uint32_t size_mib, struct hayanagi_table **out);
 
@@ -413,7 +447,8 @@ hayanagi_status hayanagi_table_free(struct hayanagi_table *table);
 
 /**
  * Create an engine. `config` may be NULL (defaults); when given, its `struct_size` must be
- * at least the size of the first version of the struct.
+ * at least the size of the first version of the struct. `HAYANAGI_NO_MEMORY` when the
+ * table (`config->hash_mib`) cannot be had; nothing is created then.
  */
 hayanagi_status hayanagi_engine_new(const struct hayanagi_engine_config *config,
                                     struct hayanagi_engine **out);
@@ -454,11 +489,13 @@ hayanagi_status hayanagi_engine_set_option(struct hayanagi_engine *engine,
 
 /**
  * Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded
- * only here). The USI `isready` step. A net that cannot be loaded returns `HAYANAGI_IO`
- * (missing, not a regular file, unreadable, or its 64 MB cannot be allocated) or
- * `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong size,
- * trailing bytes) with the reason in the last error; the engine keeps the evaluation it
- * had. Hash mismatches are only warnings on the log callback.
+ * only here). The USI `isready` step. Each is tried, and the first failure is answered
+ * with the reason in the last error. A table that cannot be had returns
+ * `HAYANAGI_NO_MEMORY` and keeps the table in use (`USI_Hash` reads back its size). A net
+ * that cannot be loaded returns `HAYANAGI_IO` (missing, not a regular file, unreadable),
+ * `HAYANAGI_NO_MEMORY` (its 64 MB cannot be had) or `HAYANAGI_FORMAT` (not a HalfKP
+ * 256x2-32-32 `nn.bin`: wrong version, wrong size, trailing bytes); the engine keeps the
+ * evaluation it had. Hash mismatches are only warnings on the log callback.
  */
 hayanagi_status hayanagi_engine_ready(struct hayanagi_engine *engine);
 
@@ -501,7 +538,10 @@ hayanagi_status hayanagi_engine_go_mate(struct hayanagi_engine *engine,
 /**
  * The answer of the last finished mate search: the result into `out`, its moves
  * (space-separated USI, empty unless found) into `buf` as for the other text getters.
- * `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine.
+ * `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine. While a new
+ * mate search runs, the previous answer is still the last finished one. On
+ * `HAYANAGI_BUFFER_TOO_SMALL` only `*out_len` (and an empty string in `buf`) is written,
+ * not `out`.
  */
 hayanagi_status hayanagi_engine_last_mate(const struct hayanagi_engine *engine,
                                           struct hayanagi_mate_result *out,
@@ -586,7 +626,9 @@ hayanagi_status hayanagi_engine_set_usi_output_callback(struct hayanagi_engine *
  * (`d`, `perft`, `bench`, `eval`, `moves`) behaves the same. Malformed commands are
  * answered on the channel with `info string error: ...` and still return `HAYANAGI_OK`;
  * `quit` stops any search and waits for its last line. The channel and the structured
- * calls drive the same engine (position, options, table).
+ * calls drive the same engine (position, options, table). Commands sent from several
+ * threads at once run side by side (none waits for another's output callback): send one
+ * conversation from one thread to keep its order.
  * `HAYANAGI_REENTRANT` from inside this engine's own callbacks.
  */
 hayanagi_status hayanagi_engine_usi_command(struct hayanagi_engine *engine, const char *line);

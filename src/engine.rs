@@ -9,7 +9,11 @@
 //!   ([`Engine::share_tt`]). The library never prints: output goes to the sinks, and
 //!   diagnostics to the log sink.
 //!
-//! Sinks run on the engine's search thread.
+//! Sinks run on the engine's search thread (the log sink: on the thread whose call produced
+//! the message). No lock of the engine is held while a sink runs, so a sink may call back
+//! into the engine, and another thread's call never waits for a sink: a search is over for
+//! commands once its answer is final, before that answer is handed to the sink (see
+//! [`RunState`]); only [`Engine::wait`] waits for the delivery.
 
 use crate::book::Book;
 use crate::eval::nnue::{self, LoadError, LoadErrorKind, Network};
@@ -24,12 +28,14 @@ use crate::search::worker::{Control, Features, SearchConfig, SearchResult, NEVER
 use crate::search::{mate_in, BestMove, Info, Limits, Report, Score, ScoreBound};
 use crate::shogi::rules::DeclarationRule;
 use crate::shogi::{Move, Position, PositionError};
+use crate::util::memory::AllocError;
 use crate::util::rng::Rng;
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::thread::{JoinHandle, ThreadId};
 use std::time::Duration;
 
 /// Largest hash table accepted, in MiB.
@@ -253,6 +259,9 @@ pub enum EngineError {
     /// The NNUE net of `EvalFile`/`EvalDir` could not be loaded (the engine keeps the
     /// evaluation it had).
     EvalLoad(LoadError),
+    /// Memory the host asked for (a table size, search threads) cannot be had; the engine
+    /// keeps what it had (policy: [`crate::util::memory`]).
+    NoMemory(AllocError),
 }
 
 impl fmt::Display for EngineError {
@@ -271,37 +280,116 @@ impl fmt::Display for EngineError {
             EngineError::InvalidLimits(r) => write!(f, "bad search limits: {r}"),
             EngineError::SearchFailed(r) => write!(f, "search failed: {r}"),
             EngineError::EvalLoad(e) => write!(f, "{e}; the evaluation is unchanged"),
+            EngineError::NoMemory(e) => write!(f, "{e}; the engine keeps what it had"),
         }
     }
 }
 
 impl std::error::Error for EngineError {}
 
+type InfoFn = dyn Fn(&Info) + Send + Sync;
+type BestMoveFn = dyn Fn(&BestMove) + Send + Sync;
+type MateFn = dyn Fn(&MateReport) + Send + Sync;
+type LogFn = dyn Fn(&str) + Send + Sync;
 /// Receives info lines.
-pub type InfoSink = Box<dyn Fn(&Info) + Send + Sync>;
+pub type InfoSink = Box<InfoFn>;
 /// Receives the best move at the end of each search.
-pub type BestMoveSink = Box<dyn Fn(&BestMove) + Send + Sync>;
+pub type BestMoveSink = Box<BestMoveFn>;
 /// Receives the answer of each mate search ([`Engine::go_mate`]).
-pub type MateSink = Box<dyn Fn(&MateReport) + Send + Sync>;
+pub type MateSink = Box<MateFn>;
 /// Receives diagnostics.
-pub type LogSink = Box<dyn Fn(&str) + Send + Sync>;
+pub type LogSink = Box<LogFn>;
 
+/// The host's sinks. Each is called through a clone of its `Arc`, taken under the lock and
+/// used after it is released: no lock is held while host code runs, and a sink replaced
+/// meanwhile is freed when its last call returns.
 #[derive(Default)]
 struct Sinks {
-    info: Option<InfoSink>,
-    bestmove: Option<BestMoveSink>,
-    mate: Option<MateSink>,
-    log: Option<LogSink>,
+    info: Option<Arc<InfoFn>>,
+    bestmove: Option<Arc<BestMoveFn>>,
+    mate: Option<Arc<MateFn>>,
+    log: Option<Arc<LogFn>>,
+}
+
+#[derive(Default)]
+struct SinkSet(RwLock<Sinks>);
+
+impl SinkSet {
+    fn info(&self, info: &Info) {
+        let sink = self.0.read().info.clone();
+        if let Some(f) = sink {
+            f(info);
+        }
+    }
+
+    fn bestmove(&self, best: &BestMove) {
+        let sink = self.0.read().bestmove.clone();
+        if let Some(f) = sink {
+            f(best);
+        }
+    }
+
+    fn mate(&self, report: &MateReport) {
+        let sink = self.0.read().mate.clone();
+        if let Some(f) = sink {
+            f(report);
+        }
+    }
+
+    fn log(&self, msg: &str) {
+        let sink = self.0.read().log.clone();
+        if let Some(f) = sink {
+            f(msg);
+        }
+    }
 }
 
 /// Info lines of the main search worker go to the info sink.
-struct SinkReport(Arc<RwLock<Sinks>>);
+struct SinkReport(Arc<SinkSet>);
 
 impl Report for SinkReport {
     fn info(&self, info: &Info) {
-        if let Some(f) = &self.0.read().info {
-            f(info);
+        self.0.info(info);
+    }
+}
+
+/// Where the engine stands between a `go` (or `go_mate`) and its delivered answer.
+///
+/// A search is *running* from `go` until its answer is final; then it is *delivering*
+/// while the answer is handed to the sink, on the thread that found it. Commands that change
+/// what a search uses are `Busy` only while one runs: during a delivery they go through at
+/// once (a host may answer a best move with the next `set_position` and `go` from another
+/// thread before its sink has returned; the new search starts on the pool's main thread as
+/// soon as that sink returns). `wait` and `is_searching` count both.
+#[derive(Default)]
+struct RunState {
+    running: bool,
+    /// The threads inside a delivery now (a best move and a mate answer may overlap).
+    delivering: Vec<ThreadId>,
+}
+
+impl RunState {
+    /// Is there anything `wait` must wait for, seen from `me`? A delivery on `me` itself
+    /// is not waited for (it cannot end while we wait).
+    fn pending_for(&self, me: ThreadId) -> bool {
+        self.running || self.delivering.iter().any(|&t| t != me)
+    }
+}
+
+/// Marks the current thread as delivering while alive (also if the sink panics).
+struct Delivery<'a> {
+    shared: &'a Shared,
+    me: ThreadId,
+}
+
+impl Drop for Delivery<'_> {
+    fn drop(&mut self) {
+        let mut run = self.shared.run.lock();
+        if let Some(i) = run.delivering.iter().position(|&t| t == self.me) {
+            run.delivering.swap_remove(i);
         }
+        drop(run);
+        self.shared.idle.notify_all();
     }
 }
 
@@ -323,22 +411,20 @@ struct Shared {
     position: Mutex<Position>,
     options: Mutex<EngineOptions>,
     tt: RwLock<Arc<TranspositionTable>>,
-    sinks: Arc<RwLock<Sinks>>,
+    sinks: Arc<SinkSet>,
     control: Mutex<Arc<Control>>,
-    /// True from `go` until the best move has been delivered.
-    searching: Mutex<bool>,
+    run: Mutex<RunState>,
+    /// Notified when a search or a delivery ends.
     idle: Condvar,
     last_result: Mutex<Option<SearchResult>>,
     last_mate: Mutex<Option<MateReport>>,
-    /// The thread of the last `go_mate`, joined by the next one and at shutdown (so no
-    /// thread of ours outlives the engine).
-    mate_thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The threads of `go_mate` not known to be finished, joined at shutdown (so no thread
+    /// of ours outlives the engine).
+    mate_threads: Mutex<Vec<JoinHandle<()>>>,
     /// Set when a search thread panicked: the engine refuses further searches.
     poisoned: std::sync::atomic::AtomicBool,
     /// Source of book and skill choices (`RandomSeed`).
     rng: Mutex<Rng>,
-    /// The thread running the best-move sink, while it does.
-    delivering: Mutex<Option<std::thread::ThreadId>>,
     /// The loaded book and the file it came from.
     book: Mutex<(String, Option<Arc<Book>>)>,
     /// The loaded NNUE net.
@@ -386,17 +472,19 @@ fn absolute_path(value: &str) -> String {
 }
 
 impl Shared {
-    /// End a search from its own thread: run `deliver` (the call of the best-move or mate
-    /// sink), then mark the engine idle. While `deliver` runs, the search is over for
-    /// commands from other threads: they wait for the sink to return instead of failing as
-    /// busy (a GUI answers a best move at once with the next position and go).
+    /// End a search from its own thread: its answer is final, so the search stops running
+    /// (commands from any thread go through again), then `deliver` hands the answer to the
+    /// sink; `wait` returns once it has.
     fn deliver_and_finish(&self, deliver: impl FnOnce()) {
-        *self.delivering.lock() = Some(std::thread::current().id());
-        deliver();
-        let mut searching = self.searching.lock();
-        *self.delivering.lock() = None;
-        *searching = false;
+        let me = std::thread::current().id();
+        {
+            let mut run = self.run.lock();
+            run.running = false;
+            run.delivering.push(me);
+        }
         self.idle.notify_all();
+        let _delivery = Delivery { shared: self, me };
+        deliver();
     }
 }
 
@@ -413,6 +501,9 @@ pub struct Engine {
     shared: Arc<Shared>,
     /// Search threads, created at the first `go` and whenever `Threads` changes.
     pool: Mutex<Option<ThreadPool>>,
+    /// Pools replaced while their main thread was still delivering an answer: told to quit,
+    /// dropped (joined) once finished, or when the engine is.
+    retired_pools: Mutex<Vec<ThreadPool>>,
 }
 
 impl Default for Engine {
@@ -423,49 +514,66 @@ impl Default for Engine {
 
 impl Engine {
     /// An engine with default options, the start position and its own 16 MiB table.
+    ///
+    /// # Panics
+    /// When 16 MiB cannot be had; [`Engine::try_new`] answers an error instead.
     pub fn new() -> Engine {
+        Engine::try_new().expect("16 MiB for the default hash table")
+    }
+
+    /// [`Engine::new`], or [`EngineError::NoMemory`] when its table cannot be allocated.
+    pub fn try_new() -> Result<Engine, EngineError> {
         let options = EngineOptions::default();
-        let tt = Arc::new(TranspositionTable::new(options.hash_mib));
-        Engine {
+        let tt =
+            Arc::new(TranspositionTable::try_new(options.hash_mib).map_err(EngineError::NoMemory)?);
+        Ok(Engine {
             shared: Arc::new(Shared {
                 position: Mutex::new(Position::startpos()),
                 options: Mutex::new(options),
                 tt: RwLock::new(tt),
-                sinks: Arc::new(RwLock::new(Sinks::default())),
+                sinks: Arc::new(SinkSet::default()),
                 control: Mutex::new(Arc::new(Control::new())),
-                searching: Mutex::new(false),
+                run: Mutex::new(RunState::default()),
                 idle: Condvar::new(),
                 last_result: Mutex::new(None),
                 last_mate: Mutex::new(None),
-                mate_thread: Mutex::new(None),
+                mate_threads: Mutex::new(Vec::new()),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
                 rng: Mutex::new(Rng::from_entropy()),
-                delivering: Mutex::new(None),
                 book: Mutex::new((String::new(), None)),
                 net: Mutex::new(NetSlot::default()),
             }),
             pool: Mutex::new(None),
-        }
+            retired_pools: Mutex::new(Vec::new()),
+        })
     }
 
-    /// Set the sink for info lines (replaces the previous one).
+    /// Set the sink for info lines (replaces the previous one; a call of the old one in
+    /// progress on another thread finishes first).
     pub fn set_info_sink(&self, sink: Option<InfoSink>) {
-        self.shared.sinks.write().info = sink;
+        let old = std::mem::replace(&mut self.shared.sinks.0.write().info, sink.map(Arc::from));
+        drop(old);
     }
 
     /// Set the sink for best moves (replaces the previous one).
     pub fn set_bestmove_sink(&self, sink: Option<BestMoveSink>) {
-        self.shared.sinks.write().bestmove = sink;
+        let old = std::mem::replace(
+            &mut self.shared.sinks.0.write().bestmove,
+            sink.map(Arc::from),
+        );
+        drop(old);
     }
 
     /// Set the sink for mate-search answers (replaces the previous one).
     pub fn set_mate_sink(&self, sink: Option<MateSink>) {
-        self.shared.sinks.write().mate = sink;
+        let old = std::mem::replace(&mut self.shared.sinks.0.write().mate, sink.map(Arc::from));
+        drop(old);
     }
 
     /// Set the sink for diagnostics (replaces the previous one).
     pub fn set_log_sink(&self, sink: Option<LogSink>) {
-        self.shared.sinks.write().log = sink;
+        let old = std::mem::replace(&mut self.shared.sinks.0.write().log, sink.map(Arc::from));
+        drop(old);
     }
 
     /// True after a search thread failed (panicked): `go` then refuses to start.
@@ -473,24 +581,20 @@ impl Engine {
         self.shared.poisoned.load(Ordering::Acquire)
     }
 
-    /// The `searching` lock, once no search runs. A search that is only delivering its
-    /// best move (its sink running on another thread) is waited for; a real search, or a
-    /// call from inside the best-move sink itself, is `Busy`.
-    fn lock_idle(&self) -> Result<parking_lot::MutexGuard<'_, bool>, EngineError> {
-        let mut searching = self.shared.searching.lock();
-        while *searching {
-            match *self.shared.delivering.lock() {
-                Some(t) if t != std::thread::current().id() => {}
-                _ => return Err(EngineError::Busy),
-            }
-            self.shared.idle.wait(&mut searching);
+    /// The run state, when no search runs (`Busy` otherwise). Never waits for a search or
+    /// a sink: a delivery in progress does not count.
+    fn lock_idle(&self) -> Result<parking_lot::MutexGuard<'_, RunState>, EngineError> {
+        let run = self.shared.run.lock();
+        if run.running {
+            return Err(EngineError::Busy);
         }
-        Ok(searching)
+        Ok(run)
     }
 
-    /// True from `go` until the search's best move has been delivered.
+    /// True from `go` until the search's best move has been delivered (the sink returned).
     pub fn is_searching(&self) -> bool {
-        *self.shared.searching.lock()
+        let run = self.shared.run.lock();
+        run.running || !run.delivering.is_empty()
     }
 
     /// Set the position from a USI position argument (`startpos moves ...`, `sfen ...`).
@@ -608,15 +712,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Apply deferred work (a table resize): the USI `isready` step.
+    /// Apply deferred work: the table size, the book, the NNUE net (the USI `isready`
+    /// step). Each is tried; the first failure is answered, and what failed keeps what it
+    /// had (a table that cannot be allocated leaves the old one, and `USI_Hash` reads back
+    /// its size).
     pub fn ready(&self) -> Result<(), EngineError> {
-        {
-            let _idle = self.lock_idle()?;
-            self.apply_pending();
-        }
-        // Outside the lock: the log sink may call back into the engine.
+        drop(self.lock_idle()?);
+        let table = self.resize_table();
         self.load_book();
-        self.load_net()
+        let net = self.load_net();
+        table.and(net)
     }
 
     /// Load the net that `EvalFile`/`EvalDir` name if it is not the one in use (the USI
@@ -726,55 +831,104 @@ impl Engine {
     }
 
     fn log(&self, msg: &str) {
-        if let Some(f) = &self.shared.sinks.read().log {
-            f(msg);
-        }
+        self.shared.sinks.log(msg);
     }
 
     /// Load `BookFile` if it changed (the USI `isready` step). A book that cannot be read
-    /// leaves the engine without a book and says why on the log sink.
+    /// leaves the engine without a book and says why on the log sink. The file is read and
+    /// parsed without the book lock, and the messages go out once nothing is locked: the
+    /// log sink may call back into the engine (even `ready` again).
     fn load_book(&self) {
         let (own, path) = {
             let o = self.shared.options.lock();
             (o.own_book, o.book_file.clone())
         };
-        let mut book = self.shared.book.lock();
-        if !own || path.is_empty() || path == "<empty>" || book.0 == path {
-            return;
+        {
+            let mut book = self.shared.book.lock();
+            if !own || path.is_empty() || path == "<empty>" || book.0 == path {
+                return;
+            }
+            // Claimed now: a `ready` from the log sink below does not load it twice.
+            *book = (path.clone(), None);
         }
-        *book = (path.clone(), None);
-        match std::fs::read(&path) {
-            Err(e) => self.log(&format!(
-                "cannot read book file '{path}': {e}; playing without a book"
-            )),
-            Ok(bytes) => {
-                let loaded = Book::parse(&String::from_utf8_lossy(&bytes));
+        let mut notes = Vec::new();
+        match crate::book::read_file(Path::new(&path)) {
+            Err(e) => notes.push(format!("{e}; playing without a book")),
+            Ok(loaded) => {
                 const SHOWN: usize = 20;
-                for w in loaded.warnings.iter().take(SHOWN) {
-                    self.log(w);
-                }
-                if loaded.warnings.len() > SHOWN {
-                    self.log(&format!(
+                notes.extend(loaded.warnings.iter().take(SHOWN).cloned());
+                if loaded.skipped > SHOWN {
+                    notes.push(format!(
                         "book: {} more bad lines skipped",
-                        loaded.warnings.len() - SHOWN
+                        loaded.skipped - SHOWN
                     ));
                 }
-                self.log(&format!(
+                notes.push(format!(
                     "book: {} positions loaded from '{path}'",
                     loaded.book.len()
                 ));
-                book.1 = Some(Arc::new(loaded.book));
+                let mut book = self.shared.book.lock();
+                // Unless another `ready` claimed a different file meanwhile.
+                if book.0 == path {
+                    book.1 = Some(Arc::new(loaded.book));
+                }
+            }
+        }
+        for n in notes {
+            self.log(&n);
+        }
+    }
+
+    /// Bring the table to `USI_Hash` MiB. The new table is allocated (outside every engine
+    /// lock) before the old one is let go; when it cannot be had, the old one stays and
+    /// `USI_Hash` reads back its size, so that the next `go` does not try again.
+    fn resize_table(&self) -> Result<(), EngineError> {
+        let wanted = self.shared.options.lock().hash_mib;
+        let current = self.tt().size_mib();
+        if wanted == current {
+            return Ok(());
+        }
+        match TranspositionTable::try_new(wanted) {
+            Ok(tt) => {
+                // The old table is freed when its last sharer lets go of it.
+                *self.shared.tt.write() = Arc::new(tt);
+                Ok(())
+            }
+            Err(e) => {
+                let mut opts = self.shared.options.lock();
+                if opts.hash_mib == wanted {
+                    opts.hash_mib = current;
+                }
+                Err(EngineError::NoMemory(e))
             }
         }
     }
 
-    fn apply_pending(&self) {
-        let mib = self.shared.options.lock().hash_mib;
-        let mut tt = self.shared.tt.write();
-        if tt.size_mib() != mib {
-            // The old table is freed when its last sharer lets go of it.
-            *tt = Arc::new(TranspositionTable::new(mib));
+    /// The search threads for `threads`, started when the count changed. A pool replaced
+    /// while its main thread may still be in a sink is told to quit and never waited for.
+    fn ensure_pool(
+        &self,
+        pool: &mut Option<ThreadPool>,
+        threads: usize,
+    ) -> Result<(), EngineError> {
+        if pool.as_ref().map(ThreadPool::size) == Some(threads) {
+            return Ok(());
         }
+        let fresh = ThreadPool::new(threads).map_err(|e| {
+            EngineError::NoMemory(AllocError {
+                what: "the search threads",
+                bytes: 0,
+                reason: format!("cannot start {threads} threads: {e}"),
+            })
+        })?;
+        if let Some(old) = pool.replace(fresh) {
+            old.request_quit();
+            let mut retired = self.retired_pools.lock();
+            // Dropping a finished pool joins its threads at once.
+            retired.retain(|p| !p.is_finished());
+            retired.push(old);
+        }
+        Ok(())
     }
 
     /// Start a new game: forget the table's contents.
@@ -845,13 +999,17 @@ impl Engine {
 
     /// Start searching the current position. Returns at once.
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
-        if !self.is_searching() {
-            // Normally done at `ready`; a host that skipped it still gets its book.
+        if !self.shared.run.lock().running {
+            // Normally done at `ready`; a host that skipped it still gets its book and its
+            // table size (or, when that table cannot be had, a message and the old one).
             self.load_book();
+            if let Err(e) = self.resize_table() {
+                self.log(&format!("{e}; searching with the table in use"));
+            }
             // A net is only ever loaded at `ready` (64 MB: `go` must return at once).
             self.warn_unloaded_net();
         }
-        let mut searching = self.lock_idle()?;
+        let mut run = self.lock_idle()?;
         if self.is_poisoned() {
             return Err(EngineError::SearchFailed(
                 "an earlier search failed; create a new engine".into(),
@@ -872,16 +1030,18 @@ impl Engine {
                 )));
             }
         }
-        self.apply_pending();
         let opts = self.shared.options.lock().clone();
+        // The threads first: when they cannot be had, the engine stays idle.
+        let mut pool = self.pool.lock();
+        self.ensure_pool(&mut pool, opts.threads)?;
         let control = Arc::new(Control::with_threads(opts.threads));
         control
             .waiting
             .store(limits.infinite || limits.ponder, Ordering::Release);
         *self.shared.control.lock() = control.clone();
         *self.shared.last_result.lock() = None;
-        *searching = true;
-        drop(searching);
+        run.running = true;
+        drop(run);
 
         let tt = self.tt();
         tt.next_generation();
@@ -944,7 +1104,6 @@ impl Engine {
             time,
             report: Arc::new(SinkReport(self.shared.sinks.clone())),
             done: Box::new(move |result: Option<SearchResult>| {
-                let sinks = shared.sinks.clone();
                 let best = match result {
                     Some(mut r) => {
                         if let Some(line) = side_mate.lock().take().and_then(RootMate::finish) {
@@ -956,25 +1115,18 @@ impl Engine {
                     }
                     None => {
                         shared.poisoned.store(true, Ordering::Release);
-                        if let Some(f) = &sinks.read().log {
-                            f("a search thread panicked; answering resign; the engine is poisoned");
-                        }
+                        shared.sinks.log(
+                            "a search thread panicked; answering resign; the engine is poisoned",
+                        );
                         BestMove::Resign
                     }
                 };
-                shared.deliver_and_finish(|| {
-                    if let Some(f) = &sinks.read().bestmove {
-                        f(&best);
-                    }
-                });
+                shared.deliver_and_finish(|| shared.sinks.bestmove(&best));
             }),
         };
-        let mut pool = self.pool.lock();
-        if pool.as_ref().map(|p| p.size()) != Some(opts.threads) {
-            // Threads changed (or first search): the old pool is idle, replace it.
-            *pool = Some(ThreadPool::new(opts.threads));
-        }
-        pool.as_ref().expect("pool exists").start(job);
+        // The pool's main thread may still be in the previous search's best-move sink: the
+        // job waits for it there, and `go` returns now.
+        pool.as_ref().expect("ensure_pool made one").start(job);
         Ok(())
     }
 
@@ -992,32 +1144,24 @@ impl Engine {
         control.waiting.store(false, Ordering::Release);
     }
 
-    /// Block until the search has delivered its best move; `None` waits forever. Returns
-    /// false on timeout.
+    /// Block until the search has delivered its best move (its sink has returned; a
+    /// delivery on the calling thread itself is not waited for); `None` waits forever.
+    /// Returns false on timeout.
     pub fn wait(&self, timeout: Option<Duration>) -> bool {
-        let mut searching = self.shared.searching.lock();
-        match timeout {
-            None => {
-                while *searching {
-                    self.shared.idle.wait(&mut searching);
-                }
-                true
-            }
-            Some(t) => {
-                let deadline = std::time::Instant::now() + t;
-                while *searching {
-                    if self
-                        .shared
-                        .idle
-                        .wait_until(&mut searching, deadline)
-                        .timed_out()
-                    {
-                        return !*searching;
+        let me = std::thread::current().id();
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        let mut run = self.shared.run.lock();
+        while run.pending_for(me) {
+            match deadline {
+                None => self.shared.idle.wait(&mut run),
+                Some(d) => {
+                    if self.shared.idle.wait_until(&mut run, d).timed_out() {
+                        return !run.pending_for(me);
                     }
                 }
-                true
             }
         }
+        true
     }
 
     /// The result of the last finished search.
@@ -1066,9 +1210,7 @@ fn play_root_mate(
         hashfull: shared.tt.read().hashfull_permille(),
         pv: line.to_vec(),
     };
-    if let Some(f) = &shared.sinks.read().info {
-        f(&info);
-    }
+    shared.sinks.info(&info);
 }
 
 /// Limits of [`Engine::go_mate`]; no limit at all means until `stop`.
@@ -1086,9 +1228,10 @@ impl Engine {
     /// position. Returns at once; the answer goes to the mate sink exactly once (and to
     /// [`Engine::last_mate`]), not to the best-move sink. It counts as a search: `stop`
     /// ends it (answer `Timeout` unless already solved), `wait` waits for it, and other
-    /// commands are `Busy` meanwhile.
+    /// commands are `Busy` meanwhile. [`Engine::last_mate`] keeps the previous answer
+    /// until this one is final.
     pub fn go_mate(&self, request: MateRequest) -> Result<(), EngineError> {
-        let mut searching = self.lock_idle()?;
+        let mut run = self.lock_idle()?;
         if self.is_poisoned() {
             return Err(EngineError::SearchFailed(
                 "an earlier search failed; create a new engine".into(),
@@ -1098,7 +1241,6 @@ impl Engine {
         let table_mib = self.shared.options.lock().mate_hash_mib;
         let control = Arc::new(Control::new());
         *self.shared.control.lock() = control.clone();
-        *self.shared.last_mate.lock() = None;
         let shared = self.shared.clone();
         let deadline = request
             .movetime_ms
@@ -1119,29 +1261,26 @@ impl Engine {
                     mate::solve(&pos, limits)
                 }
             }));
-            let sinks = shared.sinks.clone();
             let report = solved.unwrap_or_else(|_| {
                 shared.poisoned.store(true, Ordering::Release);
-                if let Some(f) = &sinks.read().log {
-                    f("the mate search panicked; answering timeout; the engine is poisoned");
-                }
+                shared
+                    .sinks
+                    .log("the mate search panicked; answering timeout; the engine is poisoned");
                 MateReport::timeout()
             });
             *shared.last_mate.lock() = Some(report.clone());
-            shared.deliver_and_finish(|| {
-                if let Some(f) = &sinks.read().mate {
-                    f(&report);
-                }
-            });
+            shared.deliver_and_finish(|| shared.sinks.mate(&report));
         });
         match thread {
             Ok(handle) => {
-                *searching = true;
-                drop(searching);
-                // The previous job's thread has delivered its answer (we were idle).
-                if let Some(old) = self.shared.mate_thread.lock().replace(handle) {
-                    let _ = old.join();
-                }
+                // Still holding the run state: the thread cannot mark its answer final
+                // before the search is marked as running.
+                run.running = true;
+                drop(run);
+                let mut threads = self.shared.mate_threads.lock();
+                // An earlier mate thread may still be in its sink: only finished ones go.
+                threads.retain(|t| !t.is_finished());
+                threads.push(handle);
                 Ok(())
             }
             Err(e) => Err(EngineError::SearchFailed(format!(
@@ -1169,7 +1308,8 @@ impl Engine {
     pub fn shutdown(&self) {
         self.stop();
         self.wait(None);
-        if let Some(t) = self.shared.mate_thread.lock().take() {
+        let threads = std::mem::take(&mut *self.shared.mate_threads.lock());
+        for t in threads {
             if t.thread().id() != std::thread::current().id() {
                 let _ = t.join();
             }
@@ -1180,7 +1320,8 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.shutdown();
-        // Joins the parked search threads.
+        // Joins the parked search threads, and those of pools replaced earlier.
         self.pool.lock().take();
+        self.retired_pools.lock().clear();
     }
 }

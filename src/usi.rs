@@ -108,13 +108,13 @@ impl UsiSession {
 
     /// Stop any search (a `go mate` is a search too) and wait until its final `bestmove` /
     /// `checkmate` line is out.
-    pub fn finish(&mut self, engine: &Engine) {
+    pub fn finish(&self, engine: &Engine) {
         engine.stop();
         engine.wait(None);
     }
 
     /// Handle one command line.
-    pub fn command(&mut self, engine: &Engine, line: &str) -> Flow {
+    pub fn command(&self, engine: &Engine, line: &str) -> Flow {
         let line = line.trim();
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -224,7 +224,7 @@ impl UsiSession {
         }
     }
 
-    fn go(&mut self, engine: &Engine, rest: &str) {
+    fn go(&self, engine: &Engine, rest: &str) {
         let pos = engine.position();
         let request = match parse_go(rest, &pos) {
             Ok(r) => r,
@@ -456,7 +456,7 @@ pub fn serve_stdio() -> i32 {
     });
     let engine = Engine::new();
     attach(&engine, &out);
-    let mut session = UsiSession::new(out);
+    let session = UsiSession::new(out);
     let stdin = std::io::stdin();
     let mut buf = Vec::new();
     let mut input = stdin.lock();

@@ -64,12 +64,24 @@ fn ffi_boundary(body: impl FnOnce() -> hayanagi_status) -> hayanagi_status {
     }
 }
 
-/// A host-supplied callback with its user data.
+/// A host-supplied callback with its user data. Calls go through a clone of the slot's
+/// `Arc`, taken under the lock and used after it is released, so no lock is held while
+/// host code runs; the user data is released when the last clone goes: at once when the
+/// slot is replaced or the engine freed, or, if a call is in progress on another thread
+/// then, when that call returns.
 struct Slot<F: Copy> {
     f: F,
     user_data: *mut c_void,
     free: hayanagi_free_callback,
 }
+
+type SlotCell<F> = RwLock<Arc<Slot<F>>>;
+
+// SAFETY: `user_data` is the host's pointer, which the header makes the host promise to be
+// usable from the engine's threads; the function pointer and free function are plain code.
+unsafe impl<F: Copy> Send for Slot<F> {}
+// SAFETY: as above; a slot is never changed once made (replacing it makes a new one).
+unsafe impl<F: Copy> Sync for Slot<F> {}
 
 impl<T: Copy> Slot<Option<T>> {
     fn empty() -> Self {
@@ -79,16 +91,22 @@ impl<T: Copy> Slot<Option<T>> {
             free: None,
         }
     }
+}
 
-    fn release(&mut self) {
+impl<F: Copy> Drop for Slot<F> {
+    fn drop(&mut self) {
         if let Some(free) = self.free.take() {
             // SAFETY: the host gave us `free` for exactly this `user_data`, and we call it
-            // once, when the slot is replaced or the engine freed.
+            // once, when the last reference to the slot goes.
             unsafe { free(self.user_data) };
         }
-        self.f = None;
-        self.user_data = std::ptr::null_mut();
     }
+}
+
+/// Put `slot` in `cell`; the previous slot is released outside the lock.
+fn replace_slot<F: Copy>(cell: &SlotCell<F>, slot: Slot<F>) {
+    let old = std::mem::replace(&mut *cell.write(), Arc::new(slot));
+    drop(old);
 }
 
 /// A queued event for hosts that poll instead of taking callbacks.
@@ -100,11 +118,11 @@ struct Event {
 
 struct Callbacks {
     owner: *const hayanagi_engine,
-    info: RwLock<Slot<hayanagi_info_callback>>,
-    bestmove: RwLock<Slot<hayanagi_bestmove_callback>>,
-    mate: RwLock<Slot<hayanagi_mate_callback>>,
-    log: RwLock<Slot<hayanagi_log_callback>>,
-    usi: RwLock<Slot<hayanagi_usi_output_callback>>,
+    info: SlotCell<hayanagi_info_callback>,
+    bestmove: SlotCell<hayanagi_bestmove_callback>,
+    mate: SlotCell<hayanagi_mate_callback>,
+    log: SlotCell<hayanagi_log_callback>,
+    usi: SlotCell<hayanagi_usi_output_callback>,
     events: Mutex<Option<VecDeque<Event>>>,
 }
 
@@ -142,7 +160,7 @@ impl Callbacks {
                 text: line.clone(),
             });
         }
-        let slot = self.info.read();
+        let slot = self.info.read().clone();
         if let Some(f) = slot.f {
             let pv: String = info
                 .pv
@@ -175,7 +193,7 @@ impl Callbacks {
                 text: b.to_usi(),
             });
         }
-        let slot = self.bestmove.read();
+        let slot = self.bestmove.read().clone();
         if let Some(f) = slot.f {
             let best_c = CString::new(best).unwrap_or_default();
             let ponder_c = ponder.map(|p| CString::new(p).unwrap_or_default());
@@ -197,7 +215,7 @@ impl Callbacks {
                 text: r.to_usi(),
             });
         }
-        let slot = self.mate.read();
+        let slot = self.mate.read().clone();
         if let Some(f) = slot.f {
             let result = types::mate_result_to_c(r);
             let moves = CString::new(r.moves_usi()).unwrap_or_default();
@@ -220,8 +238,8 @@ impl Callbacks {
     }
 
     /// Hand `text` to a log-shaped host callback (user data + one string), if set.
-    fn call_text(&self, slot: &RwLock<Slot<hayanagi_log_callback>>, text: &str) {
-        let slot = slot.read();
+    fn call_text(&self, slot: &SlotCell<hayanagi_log_callback>, text: &str) {
+        let slot = slot.read().clone();
         if let Some(f) = slot.f {
             let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
             let _g = CallbackGuard::enter(self.owner);
@@ -235,8 +253,9 @@ impl Callbacks {
 pub struct hayanagi_engine {
     engine: Engine,
     callbacks: Arc<Callbacks>,
-    /// The USI text channel's state (`hayanagi_engine_usi_command`).
-    usi: Mutex<Option<UsiSession>>,
+    /// The USI text channel (`hayanagi_engine_usi_command`), made at its first command.
+    /// Its lock is only held to fetch it: commands run without it.
+    usi: Mutex<Option<Arc<UsiSession>>>,
     last_error: Mutex<String>,
 }
 
@@ -270,9 +289,11 @@ impl hayanagi_engine {
             | EngineError::InvalidOptionValue { .. }
             | EngineError::InvalidLimits(_) => HAYANAGI_INVALID_ARG,
             EngineError::SearchFailed(_) => HAYANAGI_POISONED,
+            EngineError::NoMemory(_) => HAYANAGI_NO_MEMORY,
             EngineError::EvalLoad(l) => match l.kind {
                 LoadErrorKind::Format => HAYANAGI_FORMAT,
-                LoadErrorKind::Io | LoadErrorKind::OutOfMemory => HAYANAGI_IO,
+                LoadErrorKind::Io => HAYANAGI_IO,
+                LoadErrorKind::OutOfMemory => HAYANAGI_NO_MEMORY,
             },
         };
         let msg = match e {
@@ -357,6 +378,7 @@ pub extern "C" fn hayanagi_status_str(status: hayanagi_status) -> *const c_char 
         HAYANAGI_FORMAT => "a file has bad contents\0",
         HAYANAGI_PANIC => "internal error\0",
         HAYANAGI_POISONED => "the engine failed earlier and cannot continue\0",
+        HAYANAGI_NO_MEMORY => "the memory asked for cannot be had\0",
         _ => "unknown status code\0",
     };
     s.as_ptr() as *const c_char
@@ -392,6 +414,7 @@ pub extern "C" fn hayanagi_limits_init(limits: *mut hayanagi_limits) -> hayanagi
 // ----- tables ------------------------------------------------------------------------------
 
 /// A table of `size_mib` MiB (1 to 1048576) that engines can share.
+/// `HAYANAGI_NO_MEMORY` when that much memory cannot be had (see the status code).
 #[no_mangle]
 pub extern "C" fn hayanagi_table_new(
     size_mib: u32,
@@ -406,9 +429,14 @@ pub extern "C" fn hayanagi_table_new(
             set_thread_error("size_mib must be between 1 and 1048576");
             return HAYANAGI_INVALID_ARG;
         }
-        let t = Box::new(hayanagi_table {
-            tt: Arc::new(TranspositionTable::new(size_mib as usize)),
-        });
+        let tt = match TranspositionTable::try_new(size_mib as usize) {
+            Ok(tt) => tt,
+            Err(e) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_NO_MEMORY;
+            }
+        };
+        let t = Box::new(hayanagi_table { tt: Arc::new(tt) });
         // SAFETY: `out` is non-null and points at writable storage for a pointer.
         unsafe { out.write(Box::into_raw(t)) };
         HAYANAGI_OK
@@ -430,7 +458,8 @@ pub extern "C" fn hayanagi_table_free(table: *mut hayanagi_table) -> hayanagi_st
 // ----- engine lifetime ---------------------------------------------------------------------
 
 /// Create an engine. `config` may be NULL (defaults); when given, its `struct_size` must be
-/// at least the size of the first version of the struct.
+/// at least the size of the first version of the struct. `HAYANAGI_NO_MEMORY` when the
+/// table (`config->hash_mib`) cannot be had; nothing is created then.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_new(
     config: *const hayanagi_engine_config,
@@ -441,7 +470,13 @@ pub extern "C" fn hayanagi_engine_new(
             set_thread_error("out is NULL");
             return HAYANAGI_NULL_ARG;
         }
-        let engine = Engine::new();
+        let engine = match Engine::try_new() {
+            Ok(engine) => engine,
+            Err(e) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_NO_MEMORY;
+            }
+        };
         if !config.is_null() {
             // SAFETY: non-null; struct_size is read first to learn how much may be read.
             let size = unsafe { std::ptr::addr_of!((*config).struct_size).read() };
@@ -456,7 +491,11 @@ pub extern "C" fn hayanagi_engine_new(
                     set_thread_error(&e.to_string());
                     return HAYANAGI_INVALID_ARG;
                 }
-                let _ = engine.ready();
+                // Nothing but the table is pending on a new engine.
+                if let Err(e) = engine.ready() {
+                    set_thread_error(&e.to_string());
+                    return HAYANAGI_NO_MEMORY;
+                }
             }
             if c.threads != 0 {
                 if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
@@ -469,11 +508,11 @@ pub extern "C" fn hayanagi_engine_new(
             engine,
             callbacks: Arc::new(Callbacks {
                 owner: std::ptr::null(),
-                info: RwLock::new(Slot::empty()),
-                bestmove: RwLock::new(Slot::empty()),
-                mate: RwLock::new(Slot::empty()),
-                log: RwLock::new(Slot::empty()),
-                usi: RwLock::new(Slot::empty()),
+                info: RwLock::new(Arc::new(Slot::empty())),
+                bestmove: RwLock::new(Arc::new(Slot::empty())),
+                mate: RwLock::new(Arc::new(Slot::empty())),
+                log: RwLock::new(Arc::new(Slot::empty())),
+                usi: RwLock::new(Arc::new(Slot::empty())),
                 events: Mutex::new(None),
             }),
             last_error: Mutex::new(String::new()),
@@ -529,7 +568,8 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         // `stop` on this handle, which must not race with the exclusive ownership taken
         // below.
         e.engine.shutdown();
-        if let Some(mut session) = e.usi.lock().take() {
+        let session = e.usi.lock().take();
+        if let Some(session) = session {
             // A running `go mate` delivers its last line before the handle goes.
             session.finish(&e.engine);
         }
@@ -538,11 +578,11 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         let boxed = unsafe { Box::from_raw(engine) };
         let callbacks = boxed.callbacks.clone();
         drop(boxed); // stops and joins the search thread
-        callbacks.info.write().release();
-        callbacks.bestmove.write().release();
-        callbacks.mate.write().release();
-        callbacks.log.write().release();
-        callbacks.usi.write().release();
+        replace_slot(&callbacks.info, Slot::empty());
+        replace_slot(&callbacks.bestmove, Slot::empty());
+        replace_slot(&callbacks.mate, Slot::empty());
+        replace_slot(&callbacks.log, Slot::empty());
+        replace_slot(&callbacks.usi, Slot::empty());
         HAYANAGI_OK
     })
 }
@@ -595,11 +635,13 @@ pub extern "C" fn hayanagi_engine_set_option(
 }
 
 /// Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded
-/// only here). The USI `isready` step. A net that cannot be loaded returns `HAYANAGI_IO`
-/// (missing, not a regular file, unreadable, or its 64 MB cannot be allocated) or
-/// `HAYANAGI_FORMAT` (not a HalfKP 256x2-32-32 `nn.bin`: wrong version, wrong size,
-/// trailing bytes) with the reason in the last error; the engine keeps the evaluation it
-/// had. Hash mismatches are only warnings on the log callback.
+/// only here). The USI `isready` step. Each is tried, and the first failure is answered
+/// with the reason in the last error. A table that cannot be had returns
+/// `HAYANAGI_NO_MEMORY` and keeps the table in use (`USI_Hash` reads back its size). A net
+/// that cannot be loaded returns `HAYANAGI_IO` (missing, not a regular file, unreadable),
+/// `HAYANAGI_NO_MEMORY` (its 64 MB cannot be had) or `HAYANAGI_FORMAT` (not a HalfKP
+/// 256x2-32-32 `nn.bin`: wrong version, wrong size, trailing bytes); the engine keeps the
+/// evaluation it had. Hash mismatches are only warnings on the log callback.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {
@@ -772,7 +814,10 @@ pub extern "C" fn hayanagi_engine_go_mate(
 
 /// The answer of the last finished mate search: the result into `out`, its moves
 /// (space-separated USI, empty unless found) into `buf` as for the other text getters.
-/// `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine.
+/// `HAYANAGI_INVALID_ARG` when no mate search has finished on this engine. While a new
+/// mate search runs, the previous answer is still the last finished one. On
+/// `HAYANAGI_BUFFER_TOO_SMALL` only `*out_len` (and an empty string in `buf`) is written,
+/// not `out`.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_last_mate(
     engine: *const hayanagi_engine,
@@ -787,10 +832,14 @@ pub extern "C" fn hayanagi_engine_last_mate(
         let Some(report) = e.engine.last_mate() else {
             return e.fail(HAYANAGI_INVALID_ARG, "no mate search has finished");
         };
+        let st = copy_out(&report.moves_usi(), buf, cap, out_len);
+        if st != HAYANAGI_OK {
+            // Out-params only on success: `*out_len` alone tells the size needed.
+            return e.report_copy(st, buf, "buffer too small for the mate moves");
+        }
         // SAFETY: non-null out-param.
         unsafe { out.write(types::mate_result_to_c(&report)) };
-        let st = copy_out(&report.moves_usi(), buf, cap, out_len);
-        e.report_copy(st, buf, "buffer too small for the mate moves")
+        HAYANAGI_OK
     })
 }
 
@@ -858,7 +907,7 @@ pub extern "C" fn hayanagi_engine_is_searching(
 /// Replace a callback slot (shared by the three setters).
 fn set_slot<T: Copy>(
     engine: *mut hayanagi_engine,
-    pick: impl Fn(&Callbacks) -> &RwLock<Slot<Option<T>>>,
+    pick: impl Fn(&Callbacks) -> &SlotCell<Option<T>>,
     callback: Option<T>,
     user_data: *mut c_void,
     user_data_free: hayanagi_free_callback,
@@ -874,11 +923,14 @@ fn set_slot<T: Copy>(
         if e.engine.is_searching() {
             return e.fail(HAYANAGI_BUSY, "callbacks cannot be changed while searching");
         }
-        let mut slot = pick(&e.callbacks).write();
-        slot.release();
-        slot.f = callback;
-        slot.user_data = user_data;
-        slot.free = user_data_free;
+        replace_slot(
+            pick(&e.callbacks),
+            Slot {
+                f: callback,
+                user_data,
+                free: user_data_free,
+            },
+        );
         HAYANAGI_OK
     })
 }
@@ -953,7 +1005,9 @@ pub extern "C" fn hayanagi_engine_set_usi_output_callback(
 /// (`d`, `perft`, `bench`, `eval`, `moves`) behaves the same. Malformed commands are
 /// answered on the channel with `info string error: ...` and still return `HAYANAGI_OK`;
 /// `quit` stops any search and waits for its last line. The channel and the structured
-/// calls drive the same engine (position, options, table).
+/// calls drive the same engine (position, options, table). Commands sent from several
+/// threads at once run side by side (none waits for another's output callback): send one
+/// conversation from one thread to keep its order.
 /// `HAYANAGI_REENTRANT` from inside this engine's own callbacks.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_usi_command(
@@ -975,11 +1029,16 @@ pub extern "C" fn hayanagi_engine_usi_command(
         let bytes = unsafe { std::ffi::CStr::from_ptr(line) }.to_bytes();
         // Like a pipe, the channel takes any bytes: invalid UTF-8 becomes U+FFFD.
         let text = String::from_utf8_lossy(bytes);
-        let mut guard = e.usi.lock();
-        let session = guard.get_or_insert_with(|| {
-            let cb = e.callbacks.clone();
-            UsiSession::new(Arc::new(move |l: &str| cb.on_usi_line(l)))
-        });
+        let session = e
+            .usi
+            .lock()
+            .get_or_insert_with(|| {
+                let cb = e.callbacks.clone();
+                Arc::new(UsiSession::new(Arc::new(move |l: &str| cb.on_usi_line(l))))
+            })
+            .clone();
+        // Without the channel's lock: the output callback may run during the command, and
+        // another thread's command must not wait for it.
         for l in text.split(['\n', '\r']) {
             session.command(&e.engine, l);
         }
@@ -1024,6 +1083,11 @@ pub extern "C" fn hayanagi_engine_poll_event(
             );
         };
         let Some(ev) = queue.front() else {
+            // No event: an empty text, like any other text getter.
+            let st = copy_out("", buf, cap, out_len);
+            if st != HAYANAGI_OK {
+                return e.report_copy(st, buf, "buffer too small for the event text");
+            }
             // SAFETY: non-null out-param.
             unsafe { out.write(types::empty_event()) };
             return HAYANAGI_OK;

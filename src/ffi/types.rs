@@ -37,6 +37,10 @@ pub const HAYANAGI_FORMAT: hayanagi_status = 10;
 pub const HAYANAGI_PANIC: hayanagi_status = 11;
 /// The engine failed earlier (its search thread died) and cannot continue.
 pub const HAYANAGI_POISONED: hayanagi_status = 12;
+/// Memory the call asked for (a table size, search threads) cannot be had: the request is
+/// above 7/8 of the memory available to the process (system, cgroup and `RLIMIT_AS` limits
+/// counted), or the system refused it. Nothing was changed: the engine keeps its table.
+pub const HAYANAGI_NO_MEMORY: hayanagi_status = 13;
 
 /// `score_kind`: centipawns.
 pub const HAYANAGI_SCORE_CP: i32 = 0;
@@ -205,8 +209,9 @@ pub struct hayanagi_mate_result {
     pub kind: i32,
     /// Length of the mating line in plies (0 unless found).
     pub plies: u32,
-    /// True when no shorter mate exists (false for `HAYANAGI_MATE_ANY_LENGTH` searches and
-    /// when the limit came before the shortest length was settled).
+    /// True when no shorter mate exists: always for a mate in 1; otherwise only when the
+    /// shortest length was settled, which `HAYANAGI_MATE_ANY_LENGTH` searches do not try
+    /// and a limit may cut short.
     pub shortest: bool,
     pub nodes: u64,
     pub time_ms: u64,
