@@ -74,6 +74,7 @@ namespace Hayanagi
         Format = 10,
         Panic = 11,
         Poisoned = 12,
+        NoMemory = 13,
     }
 
     /// <summary>A failed native call: the status code and the library's message.</summary>

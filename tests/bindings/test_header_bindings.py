@@ -254,7 +254,7 @@ def _define_group(h: Header, prefix: str, exclude: Tuple[str, ...] = ()) -> Dict
 
 
 STATUS_NAMES = (
-    "OK NULL_ARG INVALID_ARG PARSE ILLEGAL_MOVE BUSY REENTRANT BUFFER_TOO_SMALL TIMEOUT IO FORMAT PANIC POISONED"
+    "OK NULL_ARG INVALID_ARG PARSE ILLEGAL_MOVE BUSY REENTRANT BUFFER_TOO_SMALL TIMEOUT IO FORMAT PANIC POISONED NO_MEMORY"
 ).split()
 
 
@@ -623,7 +623,7 @@ def _mutated(old: str, new: str) -> Header:
          "typedef void (*hayanagi_log_callback)(void *user_data, int32_t level, const char *message);",
          "callback type hayanagi_log_callback", "delegate LogCallback does not match"),
         # A new status code.
-        ("#define HAYANAGI_POISONED 12", "#define HAYANAGI_POISONED 12\n\n#define HAYANAGI_CANCELLED 13",
+        ("#define HAYANAGI_NO_MEMORY 13", "#define HAYANAGI_NO_MEMORY 13\n\n#define HAYANAGI_CANCELLED 14",
          "_native.CANCELLED", "enum Status"),
     ],
 )

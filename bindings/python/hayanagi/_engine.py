@@ -67,6 +67,7 @@ class Status(IntEnum):
     FORMAT = N.FORMAT
     PANIC = N.PANIC
     POISONED = N.POISONED
+    NO_MEMORY = N.NO_MEMORY
 
 
 class ScoreKind(IntEnum):
