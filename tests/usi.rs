@@ -524,3 +524,36 @@ fn extras_for_humans() {
     assert!(sfen_of(&mut e).starts_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/"));
     let _ = data_path("rules.tsv");
 }
+
+/// A hash table bigger than the machine: `isready` answers an error line and `readyok`, the
+/// engine keeps its table and goes on (it used to abort with "memory allocation failed").
+#[test]
+fn a_hash_beyond_the_machine_is_an_error_not_an_abort() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name USI_Hash value 1048576");
+    e.send("isready");
+    let (_, before) = e.expect("readyok", |l| l == "readyok");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0].starts_with("info string error: cannot allocate 1048576 MiB for the hash table"),
+        "{before:?}"
+    );
+    // USI_Hash reads back the size in use: the next isready has nothing to redo.
+    e.send("isready");
+    let (_, again) = e.expect("readyok", |l| l == "readyok");
+    assert!(again.is_empty(), "{again:?}");
+    // The same request at `go` (no isready): a warning, and the search runs.
+    e.send("setoption name USI_Hash value 1048576");
+    e.send("position startpos");
+    e.send("go nodes 2000");
+    let (best, during) = e.expect("bestmove", is_bestmove);
+    legal_best(&best, &Position::startpos());
+    assert!(
+        during
+            .iter()
+            .any(|l| l.starts_with("info string cannot allocate") && l.contains("table in use")),
+        "{during:?}"
+    );
+    let (_, status) = e.close();
+    assert!(status.success());
+}
