@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test suite: formatting, lints, the Rust tests (release build: perft to depth 6 is
-# part of them), the move-generator cross-check against cshogi, the C/C++ tests through
-# CMake/ctest plus valgrind memcheck, and the C# (mono) and Python bindings.
+# Every test suite: formatting, lints, the Rust tests (release and debug builds: perft to
+# depth 6 is part of them), the move-generator cross-check against cshogi, the C/C++ tests
+# through CMake/ctest plus valgrind memcheck, and the C# (mono) and Python bindings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
@@ -11,6 +11,9 @@ python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
 cargo fmt --all -- --check
 cargo clippy --release --all-targets -- -D warnings
 cargo test --release
+# The debug profile as well: debug_assert!s and overflow checks only run there (about 3
+# minutes on 2 cores, build included).
+cargo test --quiet
 # Say which NNUE kernel sets this CPU ran against the portable path.
 cargo test --release --quiet --test nnue -- simd_ the_best_supported --nocapture
 python3 scripts/crosscheck.py --positions 2000

@@ -32,6 +32,12 @@
 //!
 //! Targeted cases: NULL for every pointer argument, invalid UTF-8 in the middle of every
 //! string argument, 100 KB strings, and a move number near `u32::MAX`.
+//!
+//! `two_threads_share_one_engine`: two threads call one engine at random for
+//! `HAYANAGI_FUZZ_SHARED_SECS` seconds (default 20): `go`, `go_mate`, the USI channel (its
+//! own searches too), `stop`, `wait`, `poll_event`, `last_mate`, position, options, ready.
+//! Every status must be allowed, no call may hang, and every search that started must have
+//! delivered exactly one answer: to its callback, as a USI line and as a polled event.
 
 use hayanagi::ffi::*;
 use hayanagi::shogi::{legal, Position, PositionError};
@@ -2941,4 +2947,457 @@ fn move_number_near_u32_max_round_trips() {
         );
         assert_eq!(sfen(&e), reported);
     }
+}
+
+// ----- two threads on one engine ---------------------------------------------------------
+
+/// What the callbacks of the shared engine saw.
+#[derive(Default)]
+struct SharedRecord {
+    infos: AtomicU64,
+    bestmoves: AtomicU64,
+    mates: AtomicU64,
+    usi_bestmoves: AtomicU64,
+    usi_checkmates: AtomicU64,
+    /// `info string error: go: ...` and `... go mate: ...` lines: USI searches not started.
+    usi_go_refused: AtomicU64,
+    usi_mate_refused: AtomicU64,
+    bad: Mutex<Vec<String>>,
+}
+
+unsafe extern "C" fn shared_info(ud: *mut c_void, info: *const hayanagi_info, line: *const c_char) {
+    // SAFETY: `ud` is the test's `SharedRecord`, alive until the engine is freed.
+    let rec = unsafe { &*(ud as *const SharedRecord) };
+    rec.infos.fetch_add(1, Ordering::Relaxed);
+    // SAFETY: valid for the duration of the call.
+    let line = unsafe { owned(line) };
+    // SAFETY: non-null checked first; valid during the call.
+    let pv_ok = !info.is_null() && !unsafe { (*info).pv }.is_null();
+    if !pv_ok || !line.as_deref().is_some_and(|l| l.starts_with("info ")) {
+        lock(&rec.bad).push(format!("bad info callback: {line:?}"));
+    }
+}
+
+unsafe extern "C" fn shared_bestmove(ud: *mut c_void, best: *const c_char, _p: *const c_char) {
+    // SAFETY: as in `shared_info`.
+    let rec = unsafe { &*(ud as *const SharedRecord) };
+    rec.bestmoves.fetch_add(1, Ordering::Relaxed);
+    if best.is_null() {
+        lock(&rec.bad).push("best-move callback without a move".into());
+    }
+}
+
+unsafe extern "C" fn shared_mate(
+    ud: *mut c_void,
+    r: *const hayanagi_mate_result,
+    _m: *const c_char,
+) {
+    // SAFETY: as in `shared_info`.
+    let rec = unsafe { &*(ud as *const SharedRecord) };
+    rec.mates.fetch_add(1, Ordering::Relaxed);
+    // SAFETY: non-null checked first; valid during the call.
+    let kind = if r.is_null() {
+        -1
+    } else {
+        unsafe { (*r).kind }
+    };
+    if ![
+        HAYANAGI_MATE_FOUND,
+        HAYANAGI_MATE_NONE,
+        HAYANAGI_MATE_TIMEOUT,
+    ]
+    .contains(&kind)
+    {
+        lock(&rec.bad).push(format!("mate callback with kind {kind}"));
+    }
+}
+
+unsafe extern "C" fn shared_usi(ud: *mut c_void, line: *const c_char) {
+    // SAFETY: as in `shared_info`.
+    let rec = unsafe { &*(ud as *const SharedRecord) };
+    // SAFETY: valid for the duration of the call.
+    let line = unsafe { owned(line) }.unwrap_or_default();
+    if line.starts_with("bestmove ") {
+        rec.usi_bestmoves.fetch_add(1, Ordering::Relaxed);
+    } else if line.starts_with("checkmate ") {
+        rec.usi_checkmates.fetch_add(1, Ordering::Relaxed);
+    } else if line.starts_with("info string error: go mate: ") {
+        rec.usi_mate_refused.fetch_add(1, Ordering::Relaxed);
+    } else if line.starts_with("info string error: go: ") {
+        rec.usi_go_refused.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What one thread did to the shared engine.
+#[derive(Default)]
+struct SharedTally {
+    calls: u64,
+    gos: u64,
+    go_mates: u64,
+    usi_gos: u64,
+    usi_go_mates: u64,
+    polled_bestmoves: u64,
+    polled_mates: u64,
+    problems: Vec<String>,
+}
+
+struct SharedEngine(*mut hayanagi_engine);
+// SAFETY: the C API makes every call on one handle safe from any thread.
+unsafe impl Send for SharedEngine {}
+// SAFETY: as above.
+unsafe impl Sync for SharedEngine {}
+
+const SHARED_POSITIONS: [&[u8]; 5] = [
+    b"startpos\0",
+    b"startpos moves 7g7f 3c3d 8h2b+\0",
+    b"sfen 4ks2R/2G6/4G4/9/9/9/9/9/4K4 b P 1\0",
+    b"sfen ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42\0",
+    b"sfen 7lk/9/8S/9/9/9/9/7L1/8K b P 1\0",
+];
+
+/// One thread's random walk over the calls that interleave: searches and mate searches
+/// (C and USI), stop, wait, the event queue, the USI channel, position, options, ready,
+/// new game, last_mate. Every status must be one the header allows at that moment.
+fn shared_worker(e: &SharedEngine, seed: u64, deadline: Instant, ticks: &AtomicU64) -> SharedTally {
+    let e = e.0;
+    let mut rng = Rng::new(seed);
+    let mut t = SharedTally::default();
+    let check = |t: &mut SharedTally, what: &str, st: i32, allowed: &[i32]| {
+        if !allowed.contains(&st) {
+            t.problems
+                .push(format!("{what} returned {}", status_name(st)));
+        }
+    };
+    let mut buf = vec![0u8; 512];
+    while Instant::now() < deadline {
+        t.calls += 1;
+        ticks.fetch_add(1, Ordering::Relaxed);
+        match rng.below(14) {
+            0 | 1 => {
+                let mut l = std::mem::MaybeUninit::<hayanagi_limits>::uninit();
+                assert_eq!(hayanagi_limits_init(l.as_mut_ptr()), HAYANAGI_OK);
+                // SAFETY: initialised by hayanagi_limits_init.
+                let mut l = unsafe { l.assume_init() };
+                l.nodes = rng.range(1, 3000);
+                let st = hayanagi_engine_go(e, &l);
+                check(&mut t, "go", st, &[HAYANAGI_OK, HAYANAGI_BUSY]);
+                t.gos += (st == HAYANAGI_OK) as u64;
+            }
+            2 => {
+                let flags = if rng.chance(1, 10) {
+                    2
+                } else {
+                    rng.below(2) as u32
+                };
+                let st =
+                    hayanagi_engine_go_mate(e, rng.range(-1, 30), rng.below(20_000) as u64, flags);
+                let allowed: &[i32] = if flags > 1 {
+                    &[HAYANAGI_INVALID_ARG, HAYANAGI_BUSY]
+                } else {
+                    &[HAYANAGI_OK, HAYANAGI_BUSY]
+                };
+                check(&mut t, "go_mate", st, allowed);
+                t.go_mates += (st == HAYANAGI_OK) as u64;
+            }
+            3 => check(&mut t, "stop", hayanagi_engine_stop(e), &[HAYANAGI_OK]),
+            4 => {
+                let st = hayanagi_engine_wait(e, rng.range(0, 20));
+                check(&mut t, "wait", st, &[HAYANAGI_OK, HAYANAGI_TIMEOUT]);
+            }
+            5 | 6 => {
+                let mut ev = std::mem::MaybeUninit::<hayanagi_event>::uninit();
+                let cap = if rng.chance(1, 8) {
+                    rng.below(8)
+                } else {
+                    buf.len()
+                };
+                let mut len = usize::MAX;
+                let st = hayanagi_engine_poll_event(
+                    e,
+                    ev.as_mut_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    cap,
+                    &mut len,
+                );
+                check(
+                    &mut t,
+                    "poll_event",
+                    st,
+                    &[HAYANAGI_OK, HAYANAGI_BUFFER_TOO_SMALL],
+                );
+                if len == usize::MAX {
+                    t.problems.push("poll_event left *out_len unwritten".into());
+                }
+                if st == HAYANAGI_OK {
+                    // SAFETY: written on success.
+                    match unsafe { ev.assume_init() }.kind {
+                        HAYANAGI_EVENT_BESTMOVE => t.polled_bestmoves += 1,
+                        HAYANAGI_EVENT_MATE => t.polled_mates += 1,
+                        _ => {}
+                    }
+                }
+            }
+            7 => {
+                let line: &[u8] = match rng.below(9) {
+                    0 => b"go nodes 1500\0",
+                    1 => b"go mate 20\0",
+                    2 => b"stop\0",
+                    3 => b"isready\0",
+                    4 => b"position startpos moves 7g7f\0",
+                    5 => b"d\0",
+                    6 => b"moves\0",
+                    7 => b"setoption name MultiPV value 2\0",
+                    _ => b"nonsense \xff\xfe line\0",
+                };
+                t.usi_gos += (line.starts_with(b"go nodes")) as u64;
+                t.usi_go_mates += (line.starts_with(b"go mate")) as u64;
+                let st = hayanagi_engine_usi_command(e, line.as_ptr().cast());
+                check(&mut t, "usi_command", st, &[HAYANAGI_OK]);
+            }
+            8 => {
+                let p = SHARED_POSITIONS[rng.below(SHARED_POSITIONS.len())];
+                let st = hayanagi_engine_set_position(e, p.as_ptr().cast());
+                check(&mut t, "set_position", st, &[HAYANAGI_OK, HAYANAGI_BUSY]);
+            }
+            9 => {
+                let (name, value): (&[u8], &[u8]) = match rng.below(4) {
+                    0 => (b"MultiPV\0", b"1\0"),
+                    1 => (b"Threads\0", if rng.chance(1, 2) { b"1\0" } else { b"2\0" }),
+                    2 => (
+                        b"USI_Hash\0",
+                        if rng.chance(1, 2) { b"1\0" } else { b"2\0" },
+                    ),
+                    _ => (b"MateHash\0", b"4\0"),
+                };
+                let st = hayanagi_engine_set_option(e, name.as_ptr().cast(), value.as_ptr().cast());
+                check(&mut t, "set_option", st, &[HAYANAGI_OK, HAYANAGI_BUSY]);
+            }
+            10 => {
+                let st = match rng.below(3) {
+                    0 => hayanagi_engine_ready(e),
+                    1 => hayanagi_engine_new_game(e),
+                    _ => hayanagi_engine_clear_hash(e),
+                };
+                check(
+                    &mut t,
+                    "ready/new_game/clear_hash",
+                    st,
+                    &[HAYANAGI_OK, HAYANAGI_BUSY],
+                );
+            }
+            11 => {
+                let mut m = std::mem::MaybeUninit::<hayanagi_mate_result>::uninit();
+                let cap = if rng.chance(1, 4) {
+                    rng.below(4)
+                } else {
+                    buf.len()
+                };
+                let st = hayanagi_engine_last_mate(
+                    e,
+                    m.as_mut_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    cap,
+                    std::ptr::null_mut(),
+                );
+                check(
+                    &mut t,
+                    "last_mate",
+                    st,
+                    &[HAYANAGI_OK, HAYANAGI_INVALID_ARG, HAYANAGI_BUFFER_TOO_SMALL],
+                );
+                if st == HAYANAGI_OK {
+                    // SAFETY: written on success.
+                    let kind = unsafe { m.assume_init() }.kind;
+                    if ![
+                        HAYANAGI_MATE_FOUND,
+                        HAYANAGI_MATE_NONE,
+                        HAYANAGI_MATE_TIMEOUT,
+                    ]
+                    .contains(&kind)
+                    {
+                        t.problems.push(format!("last_mate kind {kind}"));
+                    }
+                }
+            }
+            _ => {
+                let mut searching = false;
+                check(
+                    &mut t,
+                    "is_searching",
+                    hayanagi_engine_is_searching(e, &mut searching),
+                    &[HAYANAGI_OK],
+                );
+            }
+        }
+    }
+    t
+}
+
+/// Two threads drive one engine at random: C searches and mate searches, the USI channel,
+/// the event queue, stop / wait and the commands that are BUSY during a search. Nothing
+/// hangs (a watchdog aborts after 30 s without progress), every status is allowed, and in
+/// the end every search that started delivered exactly one answer: on its callback, on
+/// the USI channel and as a polled event.
+#[test]
+fn two_threads_share_one_engine() {
+    quiet_panics();
+    let secs = env_num("HAYANAGI_FUZZ_SHARED_SECS", 20);
+    let seed = env_num("HAYANAGI_FUZZ_SEED", 0x4841_5941_4E41_4749);
+    let rec = Box::new(SharedRecord::default());
+    let ud = &*rec as *const SharedRecord as *mut c_void;
+    let mut raw: *mut hayanagi_engine = std::ptr::null_mut();
+    assert_eq!(hayanagi_engine_new(std::ptr::null(), &mut raw), HAYANAGI_OK);
+    let e = SharedEngine(raw);
+    assert_eq!(
+        hayanagi_engine_set_info_callback(e.0, Some(shared_info), ud, None),
+        HAYANAGI_OK
+    );
+    assert_eq!(
+        hayanagi_engine_set_bestmove_callback(e.0, Some(shared_bestmove), ud, None),
+        HAYANAGI_OK
+    );
+    assert_eq!(
+        hayanagi_engine_set_mate_callback(e.0, Some(shared_mate), ud, None),
+        HAYANAGI_OK
+    );
+    assert_eq!(
+        hayanagi_engine_set_usi_output_callback(e.0, Some(shared_usi), ud, None),
+        HAYANAGI_OK
+    );
+    assert_eq!(hayanagi_engine_enable_events(e.0, true), HAYANAGI_OK);
+    let hash = (c_bytes(b"USI_Hash"), c_bytes(b"1"));
+    assert_eq!(
+        hayanagi_engine_set_option(e.0, c_ptr(&hash.0), c_ptr(&hash.1)),
+        HAYANAGI_OK
+    );
+
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let ticks = [AtomicU64::new(0), AtomicU64::new(0)];
+    let done = AtomicBool::new(false);
+    let tallies = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut last = [0u64; 2];
+            let mut since = [Instant::now(); 2];
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                for i in 0..2 {
+                    let now = ticks[i].load(Ordering::Relaxed);
+                    if now != last[i] {
+                        (last[i], since[i]) = (now, Instant::now());
+                    } else if since[i].elapsed() > Duration::from_secs(30) {
+                        eprintln!("HANG: thread {i} of the shared engine made no call for 30 s");
+                        std::process::abort();
+                    }
+                }
+            }
+        });
+        let workers: Vec<_> = (0..2u64)
+            .map(|i| {
+                let (e, ticks) = (&e, &ticks[i as usize]);
+                s.spawn(move || shared_worker(e, seed.wrapping_add(i), deadline, ticks))
+            })
+            .collect();
+        let tallies: Vec<SharedTally> = workers
+            .into_iter()
+            .map(|w| w.join().expect("worker"))
+            .collect();
+        done.store(true, Ordering::Relaxed);
+        tallies
+    });
+
+    // Settle: stop whatever runs, wait for its answer, drain the queue.
+    assert_eq!(hayanagi_engine_stop(e.0), HAYANAGI_OK);
+    assert_eq!(hayanagi_engine_wait(e.0, -1), HAYANAGI_OK);
+    let mut polled = (0u64, 0u64);
+    let mut buf = vec![0u8; 4096];
+    loop {
+        let mut ev = std::mem::MaybeUninit::<hayanagi_event>::uninit();
+        let st = hayanagi_engine_poll_event(
+            e.0,
+            ev.as_mut_ptr(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            std::ptr::null_mut(),
+        );
+        assert_eq!(st, HAYANAGI_OK);
+        // SAFETY: written on success.
+        match unsafe { ev.assume_init() }.kind {
+            HAYANAGI_EVENT_NONE => break,
+            HAYANAGI_EVENT_BESTMOVE => polled.0 += 1,
+            HAYANAGI_EVENT_MATE => polled.1 += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(hayanagi_engine_free(e.0), HAYANAGI_OK);
+
+    let sum = |f: fn(&SharedTally) -> u64| tallies.iter().map(f).sum::<u64>();
+    let mut problems: Vec<String> = tallies
+        .iter()
+        .flat_map(|t| t.problems.iter().cloned())
+        .collect();
+    problems.extend(lock(&rec.bad).iter().cloned());
+    let usi_searches = sum(|t| t.usi_gos) - rec.usi_go_refused.load(Ordering::Relaxed);
+    let usi_mates = sum(|t| t.usi_go_mates) - rec.usi_mate_refused.load(Ordering::Relaxed);
+    let bestmoves = rec.bestmoves.load(Ordering::Relaxed);
+    let mates = rec.mates.load(Ordering::Relaxed);
+    println!(
+        "shared engine: {} calls in {secs} s; C go {} + USI go {usi_searches} -> {bestmoves} best \
+         moves; C go_mate {} + USI go mate {usi_mates} -> {mates} mate answers; {} info reports",
+        sum(|t| t.calls),
+        sum(|t| t.gos),
+        sum(|t| t.go_mates),
+        rec.infos.load(Ordering::Relaxed)
+    );
+    let expect = |problems: &mut Vec<String>, what: &str, got: u64, want: u64| {
+        if got != want {
+            problems.push(format!("{what}: {got}, expected {want}"));
+        }
+    };
+    expect(
+        &mut problems,
+        "best-move callbacks",
+        bestmoves,
+        sum(|t| t.gos) + usi_searches,
+    );
+    expect(
+        &mut problems,
+        "mate callbacks",
+        mates,
+        sum(|t| t.go_mates) + usi_mates,
+    );
+    expect(
+        &mut problems,
+        "USI bestmove lines",
+        rec.usi_bestmoves.load(Ordering::Relaxed),
+        bestmoves,
+    );
+    expect(
+        &mut problems,
+        "USI checkmate lines",
+        rec.usi_checkmates.load(Ordering::Relaxed),
+        mates,
+    );
+    expect(
+        &mut problems,
+        "polled best moves",
+        sum(|t| t.polled_bestmoves) + polled.0,
+        bestmoves,
+    );
+    expect(
+        &mut problems,
+        "polled mate answers",
+        sum(|t| t.polled_mates) + polled.1,
+        mates,
+    );
+    assert!(
+        sum(|t| t.gos) > 10 && sum(|t| t.go_mates) > 10,
+        "too few searches to mean anything"
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    drop(rec);
 }
