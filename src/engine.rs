@@ -287,10 +287,10 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-type InfoFn = dyn Fn(&Info) + Send + Sync;
-type BestMoveFn = dyn Fn(&BestMove) + Send + Sync;
-type MateFn = dyn Fn(&MateReport) + Send + Sync;
-type LogFn = dyn Fn(&str) + Send + Sync;
+type InfoFn = SinkFn<Info>;
+type BestMoveFn = SinkFn<BestMove>;
+type MateFn = SinkFn<MateReport>;
+type LogFn = SinkFn<str>;
 /// Receives info lines.
 pub type InfoSink = Box<InfoFn>;
 /// Receives the best move at the end of each search.
@@ -317,30 +317,31 @@ struct SinkSet(RwLock<Sinks>);
 impl SinkSet {
     fn info(&self, info: &Info) {
         let sink = self.0.read().info.clone();
-        if let Some(f) = sink {
-            f(info);
-        }
+        call(sink, info);
     }
 
     fn bestmove(&self, best: &BestMove) {
         let sink = self.0.read().bestmove.clone();
-        if let Some(f) = sink {
-            f(best);
-        }
+        call(sink, best);
     }
 
     fn mate(&self, report: &MateReport) {
         let sink = self.0.read().mate.clone();
-        if let Some(f) = sink {
-            f(report);
-        }
+        call(sink, report);
     }
 
     fn log(&self, msg: &str) {
         let sink = self.0.read().log.clone();
-        if let Some(f) = sink {
-            f(msg);
-        }
+        call(sink, msg);
+    }
+}
+
+/// Run a sink taken out of its lock (the caller binds it first, so the guard is gone).
+type SinkFn<T> = dyn Fn(&T) + Send + Sync;
+
+fn call<T: ?Sized>(sink: Option<Arc<SinkFn<T>>>, value: &T) {
+    if let Some(f) = sink {
+        f(value);
     }
 }
 
@@ -589,6 +590,12 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         Ok(run)
+    }
+
+    /// True from `go` until the search's answer is final, before it is delivered: what a
+    /// search uses cannot change meanwhile (those commands are [`EngineError::Busy`]).
+    pub fn is_search_running(&self) -> bool {
+        self.shared.run.lock().running
     }
 
     /// True from `go` until the search's best move has been delivered (the sink returned).
@@ -999,7 +1006,7 @@ impl Engine {
 
     /// Start searching the current position. Returns at once.
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
-        if !self.shared.run.lock().running {
+        if !self.is_search_running() {
             // Normally done at `ready`; a host that skipped it still gets its book and its
             // table size (or, when that table cannot be had, a message and the old one).
             self.load_book();
@@ -1146,7 +1153,8 @@ impl Engine {
 
     /// Block until the search has delivered its best move (its sink has returned; a
     /// delivery on the calling thread itself is not waited for); `None` waits forever.
-    /// Returns false on timeout.
+    /// Returns false on timeout. Not from inside a sink after starting a search there:
+    /// that search only starts once the sink returns.
     pub fn wait(&self, timeout: Option<Duration>) -> bool {
         let me = std::thread::current().id();
         let deadline = timeout.map(|t| std::time::Instant::now() + t);

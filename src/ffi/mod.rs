@@ -920,7 +920,7 @@ fn set_slot<T: Copy>(
                 "callbacks cannot be changed from inside a callback",
             );
         }
-        if e.engine.is_searching() {
+        if e.engine.is_search_running() {
             return e.fail(HAYANAGI_BUSY, "callbacks cannot be changed while searching");
         }
         replace_slot(

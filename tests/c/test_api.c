@@ -68,20 +68,20 @@ static void test_status_str(void) {
         HAYANAGI_OK,    HAYANAGI_NULL_ARG,  HAYANAGI_INVALID_ARG,      HAYANAGI_PARSE,
         HAYANAGI_ILLEGAL_MOVE, HAYANAGI_BUSY, HAYANAGI_REENTRANT, HAYANAGI_BUFFER_TOO_SMALL,
         HAYANAGI_TIMEOUT, HAYANAGI_IO,      HAYANAGI_FORMAT,           HAYANAGI_PANIC,
-        HAYANAGI_POISONED,
+        HAYANAGI_POISONED, HAYANAGI_NO_MEMORY,
     };
     const size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = hayanagi_status_str(9999);
     CHECK(unknown != NULL && unknown[0] != '\0');
     CHECK(hayanagi_status_str(-1) != NULL);
     CHECK_STR(hayanagi_status_str(-1), unknown);
-    CHECK_STR(hayanagi_status_str(HAYANAGI_POISONED + 1), unknown);
+    CHECK_STR(hayanagi_status_str(HAYANAGI_NO_MEMORY + 1), unknown);
     /* Codes are fixed forever. */
     CHECK(HAYANAGI_OK == 0 && HAYANAGI_NULL_ARG == 1 && HAYANAGI_INVALID_ARG == 2 &&
           HAYANAGI_PARSE == 3 && HAYANAGI_ILLEGAL_MOVE == 4 && HAYANAGI_BUSY == 5 &&
           HAYANAGI_REENTRANT == 6 && HAYANAGI_BUFFER_TOO_SMALL == 7 && HAYANAGI_TIMEOUT == 8 &&
           HAYANAGI_IO == 9 && HAYANAGI_FORMAT == 10 && HAYANAGI_PANIC == 11 &&
-          HAYANAGI_POISONED == 12);
+          HAYANAGI_POISONED == 12 && HAYANAGI_NO_MEMORY == 13);
     for (size_t i = 0; i < n; i++) {
         const char *s = hayanagi_status_str(codes[i]);
         check_impl(s != NULL && s[0] != '\0', __FILE__, __LINE__, "status_str(%d) is empty",

@@ -183,6 +183,19 @@ static int table_has_current(hayanagi_engine *e) {
     return hayanagi_engine_probe_tt(e, NULL, &p) == HAYANAGI_OK && p.found;
 }
 
+/* A mate search of `sfen` run to its end (`nodes` 0: no limit), and its answer. */
+static hayanagi_mate_result mate_of(hayanagi_engine *e, const char *sfen, uint64_t nodes,
+                                    uint32_t flags) {
+    hayanagi_mate_result m;
+    memset(&m, 0, sizeof m);
+    char moves[4096];
+    CHECK_ST(hayanagi_engine_set_position(e, sfen), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_go_mate(e, -1, nodes, flags), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_last_mate(e, &m, moves, sizeof moves, NULL), HAYANAGI_OK);
+    return m;
+}
+
 /* ----- big_sizes ----------------------------------------------------------------------- */
 
 static void group_big_sizes(void) {
@@ -233,12 +246,7 @@ static void group_big_sizes(void) {
 
     /* A mate table of the largest size: it starts small, so a mate in 3 is answered. */
     CHECK_ST(hayanagi_engine_set_option(e, "MateHash", "65536"), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_set_position(e, MATE3_SFEN), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_go_mate(e, -1, 0, 0), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
-    hayanagi_mate_result m;
-    char moves[256];
-    CHECK_ST(hayanagi_engine_last_mate(e, &m, moves, sizeof moves, NULL), HAYANAGI_OK);
+    hayanagi_mate_result m = mate_of(e, MATE3_SFEN, 0, 0);
     CHECK(m.kind == HAYANAGI_MATE_FOUND && m.plies == 3);
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
     record_destroy(&rec);
@@ -315,18 +323,10 @@ static void group_address_space_limit(void) {
 
     /* The mate table may grow to 1 GiB but cannot: it stays small and still answers. */
     CHECK_ST(hayanagi_engine_set_option(e, "MateHash", "1024"), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_set_position(e, LONG_SFEN), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_go_mate(e, -1, 400000, 0), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
-    hayanagi_mate_result m;
-    char moves[256];
-    CHECK_ST(hayanagi_engine_last_mate(e, &m, moves, sizeof moves, NULL), HAYANAGI_OK);
+    hayanagi_mate_result m = mate_of(e, LONG_SFEN, 400000, 0);
     CHECK(m.kind == HAYANAGI_MATE_TIMEOUT);
     CHECK(m.nodes >= 400000);
-    CHECK_ST(hayanagi_engine_set_position(e, MATE3_SFEN), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_go_mate(e, -1, 0, 0), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_last_mate(e, &m, moves, sizeof moves, NULL), HAYANAGI_OK);
+    m = mate_of(e, MATE3_SFEN, 0, 0);
     CHECK(m.kind == HAYANAGI_MATE_FOUND && m.plies == 3);
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
     unlink(net_a);
@@ -602,6 +602,9 @@ static void group_no_wait_on_delivery(void) {
     CHECK_ST(hayanagi_engine_new_game(e), HAYANAGI_OK);
     CHECK_ST(hayanagi_engine_clear_hash(e), HAYANAGI_OK);
     CHECK_ST(hayanagi_engine_set_table(e, t), HAYANAGI_OK);
+    /* The callback setters too; the held call keeps the slot it started with. */
+    CHECK_ST(hayanagi_engine_set_info_callback(e, NULL, NULL, NULL), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_set_bestmove_callback(e, gate_bestmove, &g, NULL), HAYANAGI_OK);
     bool searching = false;
     CHECK_ST(hayanagi_engine_is_searching(e, &searching), HAYANAGI_OK);
     CHECK(searching); /* until the callback returns */
@@ -609,6 +612,7 @@ static void group_no_wait_on_delivery(void) {
     CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK); /* starts once the callback returns */
     CHECK_ST(hayanagi_engine_go_mate(e, -1, 1000, 0), HAYANAGI_BUSY);
     CHECK_ST(hayanagi_engine_set_position(e, "startpos"), HAYANAGI_BUSY);
+    CHECK_ST(hayanagi_engine_set_info_callback(e, NULL, NULL, NULL), HAYANAGI_BUSY);
     gate_release(&g);
     gate_wait_entered(&g, 2);
     gate_release(&g);
@@ -669,17 +673,9 @@ static void group_poll_empty_queue(void) {
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
 }
 
-static void solve(hayanagi_engine *e, const char *sfen, uint32_t flags) {
-    CHECK_ST(hayanagi_engine_set_position(e, sfen), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_go_mate(e, -1, 0, flags), HAYANAGI_OK);
-    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
-}
-
 static void group_last_mate_small_buffer(void) {
     hayanagi_engine *e = new_engine();
-    solve(e, MATE3_SFEN, 0);
-    hayanagi_mate_result m;
-    memset(&m, 0, sizeof m);
+    hayanagi_mate_result m = mate_of(e, MATE3_SFEN, 0, 0);
     m.kind = -7;
     m.plies = 77;
     char buf[2] = "x";
@@ -698,9 +694,8 @@ static void group_last_mate_small_buffer(void) {
 
 static void group_last_mate_during_search(void) {
     hayanagi_engine *e = new_engine();
-    solve(e, MATE3_SFEN, 0);
+    hayanagi_mate_result m = mate_of(e, MATE3_SFEN, 0, 0);
     char before[256], during[256];
-    hayanagi_mate_result m;
     CHECK_ST(hayanagi_engine_last_mate(e, &m, before, sizeof before, NULL), HAYANAGI_OK);
     /* Far beyond a test's time and no limit: runs until stop. */
     CHECK_ST(hayanagi_engine_set_position(e, LONG_SFEN), HAYANAGI_OK);
@@ -719,18 +714,14 @@ static void group_last_mate_during_search(void) {
 static void group_mate_shortest_flag(void) {
     hayanagi_engine *e = new_engine();
     hayanagi_mate_result m;
-    char buf[256];
     for (int any = 0; any < 2; any++) {
-        solve(e, MATE1_SFEN, any ? HAYANAGI_MATE_ANY_LENGTH : 0);
-        CHECK_ST(hayanagi_engine_last_mate(e, &m, buf, sizeof buf, NULL), HAYANAGI_OK);
+        m = mate_of(e, MATE1_SFEN, 0, any ? HAYANAGI_MATE_ANY_LENGTH : 0);
         CHECK(m.kind == HAYANAGI_MATE_FOUND && m.plies == 1);
         CHECK(m.shortest); /* a mate in 1 is the shortest there is */
     }
-    solve(e, MATE3_SFEN, 0);
-    CHECK_ST(hayanagi_engine_last_mate(e, &m, buf, sizeof buf, NULL), HAYANAGI_OK);
+    m = mate_of(e, MATE3_SFEN, 0, 0);
     CHECK(m.kind == HAYANAGI_MATE_FOUND && m.plies == 3 && m.shortest);
-    solve(e, MATE3_SFEN, HAYANAGI_MATE_ANY_LENGTH);
-    CHECK_ST(hayanagi_engine_last_mate(e, &m, buf, sizeof buf, NULL), HAYANAGI_OK);
+    m = mate_of(e, MATE3_SFEN, 0, HAYANAGI_MATE_ANY_LENGTH);
     CHECK(m.kind == HAYANAGI_MATE_FOUND && m.plies >= 3 && !m.shortest);
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
 }
