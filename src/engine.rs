@@ -928,12 +928,19 @@ impl Engine {
                 reason: format!("cannot start {threads} threads: {e}"),
             })
         })?;
+        let mut retired = self.retired_pools.lock();
+        // Dropping a finished pool joins its threads at once.
+        retired.retain(|p| !p.is_finished());
         if let Some(old) = pool.replace(fresh) {
-            old.request_quit();
-            let mut retired = self.retired_pools.lock();
-            // Dropping a finished pool joins its threads at once.
-            retired.retain(|p| !p.is_finished());
-            retired.push(old);
+            if old.is_busy() {
+                // Its main thread is still in the last search's sink: never wait for it.
+                old.request_quit();
+                retired.push(old);
+            } else {
+                // Parked threads: joined at once (no job can reach it meanwhile: the
+                // engine is idle and we hold the pool).
+                drop(old);
+            }
         }
         Ok(())
     }
