@@ -86,6 +86,64 @@
 #define HAYANAGI_ABI_VERSION 1
 
 /**
+ * `hayanagi_option_info.kind`: an integer in `min..=max`.
+ */
+#define HAYANAGI_OPTION_SPIN 0
+
+/**
+ * `hayanagi_option_info.kind`: `true` or `false`.
+ */
+#define HAYANAGI_OPTION_CHECK 1
+
+/**
+ * `hayanagi_option_info.kind`: one of `choices` words (`HAYANAGI_OPTION_TEXT_CHOICES`).
+ */
+#define HAYANAGI_OPTION_COMBO 2
+
+/**
+ * `hayanagi_option_info.kind`: any text.
+ */
+#define HAYANAGI_OPTION_STRING 3
+
+/**
+ * `hayanagi_option_info.kind`: a file name (any text; a GUI offers a file dialog).
+ */
+#define HAYANAGI_OPTION_FILENAME 4
+
+/**
+ * Option flag: a developer or tuning option, not printed by USI `usi`; the enumeration
+ * lists it only when asked with this flag. Still settable by name.
+ */
+#define HAYANAGI_OPTION_HIDDEN 1
+
+/**
+ * Option flag: checked when set, used at the next `hayanagi_engine_ready` (or `go`).
+ */
+#define HAYANAGI_OPTION_AT_READY 2
+
+/**
+ * `hayanagi_engine_option_text`: the default value, as `hayanagi_engine_set_option`
+ * takes it.
+ */
+#define HAYANAGI_OPTION_TEXT_DEFAULT 0
+
+/**
+ * `hayanagi_engine_option_text`: the choices of a combo, space-separated (empty
+ * otherwise).
+ */
+#define HAYANAGI_OPTION_TEXT_CHOICES 1
+
+/**
+ * `hayanagi_engine_option_text`: one line saying what the option does.
+ */
+#define HAYANAGI_OPTION_TEXT_HELP 2
+
+/**
+ * `hayanagi_engine_option_text`: the USI `option name ... type ...` line.
+ */
+#define HAYANAGI_OPTION_TEXT_USI 3
+
+/**
  * `score_kind`: centipawns.
  */
 #define HAYANAGI_SCORE_CP 0
@@ -212,6 +270,29 @@ typedef struct hayanagi_engine_config {
    */
   uint32_t threads;
 } hayanagi_engine_config;
+
+/**
+ * What `hayanagi_engine_option_info` tells of one option. Its layout never changes.
+ */
+typedef struct hayanagi_option_info {
+  /**
+   * `HAYANAGI_OPTION_SPIN`, `_CHECK`, `_COMBO`, `_STRING` or `_FILENAME`.
+   */
+  int32_t kind;
+  /**
+   * `HAYANAGI_OPTION_HIDDEN` and `HAYANAGI_OPTION_AT_READY` bits.
+   */
+  uint32_t flags;
+  /**
+   * The range of a spin option (0 otherwise).
+   */
+  int64_t min;
+  int64_t max;
+  /**
+   * How many choices a combo option has (0 otherwise).
+   */
+  uint32_t choices;
+} hayanagi_option_info;
 
 /**
  * The answer of a mate search.
@@ -472,20 +553,66 @@ hayanagi_status hayanagi_engine_last_error(const struct hayanagi_engine *engine,
                                            size_t *out_len);
 
 /**
- * Set a USI option (`USI_Hash`/`Hash`, `Threads`, `MultiPV`, `USI_Ponder`,
- * `NetworkDelay`, `NetworkDelay2`, `MinimumThinkingTime`, `SlowMover`,
- * `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
- * `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
- * `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
- * README lists types and ranges). Values are validated now; a table resize and the book
- * file happen at `hayanagi_engine_ready` or the next `go`, the NNUE net only at
- * `hayanagi_engine_ready` (a `go` before it says so on the log callback and keeps the
- * evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against the
- * process's working directory when set.
+ * Set an option by its USI name or an alias (case-insensitive): every option
+ * `hayanagi_engine_option_count` / `_option_info` list, hidden ones included; the README
+ * lists types and ranges. Values are validated now (`HAYANAGI_INVALID_ARG` with the reason
+ * for a bad value or an unknown name); options flagged `HAYANAGI_OPTION_AT_READY` (table
+ * size, book, NNUE net) take effect at `hayanagi_engine_ready`, the table and book also at
+ * the next `go`, the net only at `ready` (a `go` before it says so on the log callback and
+ * keeps the evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against
+ * the process's working directory when set.
  */
 hayanagi_status hayanagi_engine_set_option(struct hayanagi_engine *engine,
                                            const char *name,
                                            const char *value);
+
+/**
+ * The value of an option (by name or alias, case-insensitive) into `buf`, as
+ * `hayanagi_engine_set_option` takes it back (`true`/`false`, a number, a word, a path).
+ * `HAYANAGI_INVALID_ARG` for an unknown name. For an option that takes effect at `ready`,
+ * the value that will be used then (a table size that could not be had reads back the size
+ * in use).
+ */
+hayanagi_status hayanagi_engine_get_option(const struct hayanagi_engine *engine,
+                                           const char *name,
+                                           char *buf,
+                                           size_t cap,
+                                           size_t *out_len);
+
+/**
+ * The options this engine lists: the number of them into `*out`. `flags` 0 counts those a
+ * GUI is shown (as USI `usi` prints them); `HAYANAGI_OPTION_HIDDEN` counts the developer
+ * and tuning options too. Indices `0..*out` go to `hayanagi_engine_option_info`, in the
+ * order `usi` prints them.
+ */
+hayanagi_status hayanagi_engine_option_count(const struct hayanagi_engine *engine,
+                                             uint32_t flags,
+                                             size_t *out);
+
+/**
+ * Option `index` of the enumeration `flags` selects (see `hayanagi_engine_option_count`):
+ * its kind, flags and range into `out`, its name into `buf` (as for the other text
+ * getters). `HAYANAGI_INVALID_ARG` for an index out of range.
+ */
+hayanagi_status hayanagi_engine_option_info(const struct hayanagi_engine *engine,
+                                            size_t index,
+                                            uint32_t flags,
+                                            struct hayanagi_option_info *out,
+                                            char *buf,
+                                            size_t cap,
+                                            size_t *out_len);
+
+/**
+ * A text of an option (by name or alias) into `buf`: `what` is
+ * `HAYANAGI_OPTION_TEXT_DEFAULT`, `_CHOICES`, `_HELP` or `_USI`.
+ * `HAYANAGI_INVALID_ARG` for an unknown name or `what`.
+ */
+hayanagi_status hayanagi_engine_option_text(const struct hayanagi_engine *engine,
+                                            const char *name,
+                                            int32_t what,
+                                            char *buf,
+                                            size_t cap,
+                                            size_t *out_len);
 
 /**
  * Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded

@@ -18,15 +18,15 @@
 use crate::book::Book;
 use crate::eval::nnue::{self, LoadError, LoadErrorKind, Network};
 use crate::eval::{EvalConfig, Evaluator};
+use crate::options::non_empty;
 use crate::search::mate::root::RootMate;
-use crate::search::mate::{self, MateLimits, MateReport, DEFAULT_MATE_HASH_MIB};
+use crate::search::mate::{self, MateLimits, MateReport};
 use crate::search::skill::{Skill, FULL_STRENGTH};
-use crate::search::threads::{Job, ParallelMode, ThreadPool};
-use crate::search::time::{TimeManager, TimeOptions};
+use crate::search::threads::{Job, ThreadPool};
+use crate::search::time::TimeManager;
 use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
-use crate::search::worker::{Control, Features, SearchConfig, SearchResult, NEVER_RESIGN};
+use crate::search::worker::{Control, SearchConfig, SearchResult};
 use crate::search::{mate_in, BestMove, Info, Limits, Report, Score, ScoreBound};
-use crate::shogi::rules::DeclarationRule;
 use crate::shogi::{Move, Position, PositionError};
 use crate::util::memory::AllocError;
 use crate::util::rng::Rng;
@@ -38,204 +38,10 @@ use std::sync::Arc;
 use std::thread::{JoinHandle, ThreadId};
 use std::time::Duration;
 
-/// Largest hash table accepted, in MiB.
-pub const MAX_HASH_MIB: usize = 1 << 20;
-/// Largest mate-solver table accepted, in MiB.
-pub const MAX_MATE_HASH_MIB: usize = 1 << 16;
-
-/// Engine options (USI names in [`Engine::set_option`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// `USI_Hash` / `Hash`: table size in MiB (default 16).
-    pub hash_mib: usize,
-    /// `Threads`: search threads (1-256; Lazy SMP over the shared table).
-    pub threads: usize,
-    /// `MultiPV`: principal variations reported (1-32).
-    pub multipv: u32,
-    /// `NetworkDelay` (ms), `MinimumThinkingTime` (ms), `SlowMover` (%).
-    pub time: TimeOptions,
-    /// `EnteringKingRule`: `CSARule27` (default), `CSARule24`, `TryRule`, `NoEnteringKing`.
-    pub declaration: DeclarationRule,
-    /// `ParallelMode`: `lazy` (Lazy SMP, default) or `rootsplit` (seeds ch. 12).
-    pub parallel_mode: ParallelMode,
-    /// `SearchFeatures` (developer option): techniques beyond the seeds, a comma-separated
-    /// list or `default`.
-    pub features: Features,
-    /// `USI_Ponder`: the GUI may send `go ponder` (no effect on the search itself).
-    pub ponder: bool,
-    /// `MaxMovesToDraw`: a game reaching this move number is a draw (0 = no limit).
-    pub max_moves_to_draw: u32,
-    /// `ResignValue`: resign when the final score is below minus this (99999: never).
-    pub resign_value: i32,
-    /// `DrawValueBlack` / `DrawValueWhite`: what a repetition draw is worth to the engine
-    /// when it plays black / white (centipawns).
-    pub draw_value: [i32; 2],
-    /// `SkillLevel`: 0-20, 20 = full strength.
-    pub skill_level: u32,
-    /// `RandomSeed`: 0 = a new seed every time; otherwise book and skill choices repeat.
-    pub random_seed: u64,
-    /// `USI_OwnBook`: play from `BookFile` when the position is in it.
-    pub own_book: bool,
-    /// `BookFile`: a YaneuraOu DB2016 text book, loaded at `ready`.
-    pub book_file: String,
-    /// `MateHash`: size of the mate solver's proof-number table in MiB (default 64),
-    /// allocated per mate search (it starts small and grows up to this).
-    pub mate_hash_mib: usize,
-    /// `RootMateSearch`: run the mate solver on a thread of its own beside each normal
-    /// search; a proven mate ends the search and is played (default true).
-    pub root_mate: bool,
-    /// `EvalFile`: an NNUE net (YaneuraOu `nn.bin`, HalfKP 256x2-32-32), loaded at
-    /// `ready`. A relative path is resolved against the process's working directory when
-    /// the option is set. Empty: no net.
-    pub eval_file: String,
-    /// `EvalDir`: a folder holding `nn.bin` (YaneuraOu's option), used when `EvalFile` is
-    /// empty; resolved like `EvalFile`.
-    pub eval_dir: String,
-    /// `FV_SCALE`: the net's output is divided by this (default 16).
-    pub fv_scale: u32,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            hash_mib: 16,
-            threads: 1,
-            multipv: 1,
-            time: TimeOptions::default(),
-            declaration: DeclarationRule::Csa27,
-            features: Features::default(),
-            parallel_mode: ParallelMode::Lazy,
-            ponder: true,
-            max_moves_to_draw: 0,
-            resign_value: NEVER_RESIGN,
-            draw_value: [0, 0],
-            skill_level: FULL_STRENGTH,
-            random_seed: 0,
-            own_book: false,
-            book_file: String::new(),
-            mate_hash_mib: DEFAULT_MATE_HASH_MIB,
-            root_mate: true,
-            eval_file: String::new(),
-            eval_dir: String::new(),
-            fv_scale: nnue::DEFAULT_FV_SCALE as u32,
-        }
-    }
-}
-
-/// The type, default and range of an option, as the USI `option` line shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Check {
-        default: bool,
-    },
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-    String {
-        default: &'static str,
-    },
-    Filename {
-        default: &'static str,
-    },
-}
-
-/// One engine option.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
-}
-
-const ENTERING_KING_RULES: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27", "TryRule"];
-
-/// Every option [`Engine::set_option`] accepts (aliases aside), in the order a GUI shows them.
-pub fn option_specs() -> Vec<OptionSpec> {
-    use OptionKind::*;
-    let d = EngineOptions::default();
-    let spin = |name, default: i64, min, max| OptionSpec {
-        name,
-        kind: Spin { default, min, max },
-    };
-    vec![
-        spin("USI_Hash", d.hash_mib as i64, 1, MAX_HASH_MIB as i64),
-        spin("Threads", d.threads as i64, 1, 256),
-        spin(
-            "MateHash",
-            d.mate_hash_mib as i64,
-            1,
-            MAX_MATE_HASH_MIB as i64,
-        ),
-        OptionSpec {
-            name: "RootMateSearch",
-            kind: Check {
-                default: d.root_mate,
-            },
-        },
-        spin("MultiPV", d.multipv as i64, 1, 32),
-        OptionSpec {
-            name: "USI_Ponder",
-            kind: Check { default: d.ponder },
-        },
-        spin("NetworkDelay", d.time.network_delay as i64, 0, 10_000),
-        spin("NetworkDelay2", d.time.network_delay2 as i64, 0, 10_000),
-        spin(
-            "MinimumThinkingTime",
-            d.time.minimum_thinking_time as i64,
-            0,
-            60_000,
-        ),
-        spin("SlowMover", d.time.slow_mover as i64, 1, 1000),
-        OptionSpec {
-            name: "EnteringKingRule",
-            kind: Combo {
-                default: "CSARule27",
-                vars: ENTERING_KING_RULES,
-            },
-        },
-        spin("MaxMovesToDraw", d.max_moves_to_draw as i64, 0, 100_000),
-        spin("ResignValue", d.resign_value as i64, 0, NEVER_RESIGN as i64),
-        spin("DrawValueBlack", d.draw_value[0] as i64, -30_000, 30_000),
-        spin("DrawValueWhite", d.draw_value[1] as i64, -30_000, 30_000),
-        OptionSpec {
-            name: "USI_OwnBook",
-            kind: Check {
-                default: d.own_book,
-            },
-        },
-        OptionSpec {
-            name: "BookFile",
-            kind: Filename { default: "" },
-        },
-        spin("SkillLevel", d.skill_level as i64, 0, FULL_STRENGTH as i64),
-        spin("RandomSeed", 0, 0, i64::MAX),
-        OptionSpec {
-            name: "ParallelMode",
-            kind: Combo {
-                default: "lazy",
-                vars: &["lazy", "rootsplit"],
-            },
-        },
-        OptionSpec {
-            name: "SearchFeatures",
-            kind: String { default: "default" },
-        },
-        OptionSpec {
-            name: "EvalFile",
-            kind: Filename { default: "" },
-        },
-        OptionSpec {
-            name: "EvalDir",
-            kind: String { default: "" },
-        },
-        spin("FV_SCALE", d.fv_scale as i64, 1, 128),
-    ]
-}
+pub use crate::options::{
+    option_specs, EngineOptions, OptionKind, OptionSpec, MAX_HASH_MIB, MAX_MATE_HASH_MIB,
+    MAX_MULTIPV,
+};
 
 /// What can go wrong when driving the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -446,29 +252,12 @@ struct NetSlot {
     loaded: Option<(NetSource, Arc<Network>)>,
 }
 
-/// `s` unless it is empty (GUIs send `<empty>` for an empty string).
-fn non_empty(s: &str) -> Option<&str> {
-    let s = s.trim();
-    (!s.is_empty() && s != "<empty>").then_some(s)
-}
-
 /// The net file the options name, if any.
 fn net_path(opts: &EngineOptions) -> Option<PathBuf> {
     match (non_empty(&opts.eval_file), non_empty(&opts.eval_dir)) {
         (Some(file), _) => Some(PathBuf::from(file)),
         (None, Some(dir)) => Some(Path::new(dir).join("nn.bin")),
         (None, None) => None,
-    }
-}
-
-/// `value` as an absolute path (relative to the working directory now), or as given when
-/// it is empty or the working directory is unknown.
-fn absolute_path(value: &str) -> String {
-    match non_empty(value) {
-        Some(v) => std::path::absolute(v)
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| v.to_string()),
-        None => String::new(),
     }
 }
 
@@ -627,96 +416,33 @@ impl Engine {
         self.shared.options.lock().clone()
     }
 
-    /// Set an option by its USI name. Names are case-insensitive.
+    /// Set an option by its USI name (or an alias; case-insensitive), checked against the
+    /// option registry ([`crate::options::OPTIONS`]). Options that take effect at `ready`
+    /// (table size, files) are only checked here.
     pub fn set_option(&self, name: &str, value: &str) -> Result<(), EngineError> {
         let _idle = self.lock_idle()?;
-        let bad = |reason: &str| EngineError::InvalidOptionValue {
-            name: name.to_string(),
-            value: value.to_string(),
-            reason: reason.to_string(),
-        };
-        let number = |lo: u64, hi: u64| -> Result<u64, EngineError> {
-            let v: u64 = value.trim().parse().map_err(|_| bad("not a number"))?;
-            if v < lo || v > hi {
-                return Err(bad(&format!("must be between {lo} and {hi}")));
-            }
-            Ok(v)
-        };
-        let signed = |lo: i64, hi: i64| -> Result<i64, EngineError> {
-            let v: i64 = value.trim().parse().map_err(|_| bad("not a number"))?;
-            if v < lo || v > hi {
-                return Err(bad(&format!("must be between {lo} and {hi}")));
-            }
-            Ok(v)
-        };
-        let boolean = || -> Result<bool, EngineError> {
-            match value.trim() {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                _ => Err(bad("expected true or false")),
-            }
-        };
+        let def = crate::options::find(name)
+            .ok_or_else(|| EngineError::UnknownOption(name.to_string()))?;
         let mut opts = self.shared.options.lock();
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => {
-                // The allocation is deferred to `ready` (or the next `go`).
-                opts.hash_mib = number(1, MAX_HASH_MIB as u64)? as usize;
-            }
-            "threads" => opts.threads = number(1, 256)? as usize,
-            "matehash" => opts.mate_hash_mib = number(1, MAX_MATE_HASH_MIB as u64)? as usize,
-            "rootmatesearch" => opts.root_mate = boolean()?,
-            "usi_ponder" => opts.ponder = boolean()?,
-            "networkdelay2" => opts.time.network_delay2 = number(0, 10_000)?,
-            "maxmovestodraw" => opts.max_moves_to_draw = number(0, 100_000)? as u32,
-            "resignvalue" => opts.resign_value = number(0, NEVER_RESIGN as u64)? as i32,
-            "drawvalueblack" => opts.draw_value[0] = signed(-30_000, 30_000)? as i32,
-            "drawvaluewhite" => opts.draw_value[1] = signed(-30_000, 30_000)? as i32,
-            "skilllevel" => opts.skill_level = number(0, FULL_STRENGTH as u64)? as u32,
-            "randomseed" => {
-                opts.random_seed = number(0, i64::MAX as u64)?;
-                *self.shared.rng.lock() = seeded_rng(opts.random_seed);
-            }
-            "usi_ownbook" => opts.own_book = boolean()?,
-            // Loaded (and checked) at `ready`: a GUI sends options before `isready`.
-            "bookfile" => opts.book_file = value.trim().to_string(),
-            // Loaded at `ready`; the path is made absolute now, so that a later change of
-            // working directory does not change which file it names.
-            "evalfile" => opts.eval_file = absolute_path(value),
-            "evaldir" => opts.eval_dir = absolute_path(value),
-            "fv_scale" => opts.fv_scale = number(1, 128)? as u32,
-            "multipv" => opts.multipv = number(1, 32)? as u32,
-            "networkdelay" => opts.time.network_delay = number(0, 10_000)?,
-            "minimumthinkingtime" => opts.time.minimum_thinking_time = number(0, 60_000)?,
-            "slowmover" => opts.time.slow_mover = number(1, 1000)?,
-            "parallelmode" => {
-                opts.parallel_mode = match value.trim() {
-                    "lazy" => ParallelMode::Lazy,
-                    "rootsplit" => ParallelMode::RootSplit,
-                    _ => return Err(bad("expected lazy or rootsplit")),
-                }
-            }
-            "searchfeatures" => {
-                opts.features = match value.trim() {
-                    "default" => Features::default(),
-                    list => Features::parse(list).map_err(|e| bad(&e))?,
-                }
-            }
-            "enteringkingrule" => {
-                opts.declaration = match value.trim() {
-                    "CSARule27" => DeclarationRule::Csa27,
-                    "CSARule24" => DeclarationRule::Points24,
-                    "TryRule" => DeclarationRule::Try,
-                    "NoEnteringKing" => DeclarationRule::Off,
-                    _ => {
-                        return Err(bad(
-                            "expected CSARule27, CSARule24, TryRule or NoEnteringKing",
-                        ))
-                    }
-                }
-            }
-            _ => return Err(EngineError::UnknownOption(name.to_string())),
+        def.apply(&mut opts, value)
+            .map_err(|reason| EngineError::InvalidOptionValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                reason,
+            })?;
+        if def.side_effect == crate::options::SideEffect::Reseed {
+            *self.shared.rng.lock() = seeded_rng(opts.random_seed);
         }
         Ok(())
+    }
+
+    /// The value of an option (by name or alias, case-insensitive) as text `set_option`
+    /// takes back; for an option that takes effect at `ready`, the value that will be used
+    /// then (a table size that could not be had reads back the size in use).
+    pub fn get_option(&self, name: &str) -> Result<String, EngineError> {
+        let def = crate::options::find(name)
+            .ok_or_else(|| EngineError::UnknownOption(name.to_string()))?;
+        Ok(def.read(&self.shared.options.lock()))
     }
 
     /// Apply deferred work: the table size, the book, the NNUE net (the USI `isready`
@@ -911,12 +637,15 @@ impl Engine {
         }
     }
 
-    /// The search threads for `threads`, started when the count changed. A pool replaced
-    /// while its main thread may still be in a sink is told to quit and never waited for.
+    /// The search threads for `threads`, started when the count changed. The old pool is
+    /// joined at once, unless an answer is still being delivered (`delivering`): then its
+    /// main thread may be in a host's sink, and the pool is told to quit and never waited
+    /// for.
     fn ensure_pool(
         &self,
         pool: &mut Option<ThreadPool>,
         threads: usize,
+        delivering: bool,
     ) -> Result<(), EngineError> {
         if pool.as_ref().map(ThreadPool::size) == Some(threads) {
             return Ok(());
@@ -932,13 +661,13 @@ impl Engine {
         // Dropping a finished pool joins its threads at once.
         retired.retain(|p| !p.is_finished());
         if let Some(old) = pool.replace(fresh) {
-            if old.is_busy() {
-                // Its main thread is still in the last search's sink: never wait for it.
+            if delivering {
                 old.request_quit();
                 retired.push(old);
             } else {
-                // Parked threads: joined at once (no job can reach it meanwhile: the
-                // engine is idle and we hold the pool).
+                // Its threads are parked or returning from a delivery that is over: no
+                // host code left to wait for (and no job can reach it: the engine is idle
+                // and we hold the pool).
                 drop(old);
             }
         }
@@ -1038,16 +767,16 @@ impl Engine {
             }
         }
         if let Some(n) = limits.multipv {
-            if !(1..=32).contains(&n) {
+            if !(1..=MAX_MULTIPV).contains(&n) {
                 return Err(EngineError::InvalidLimits(format!(
-                    "multipv {n} is not in 1..=32"
+                    "multipv {n} is not in 1..={MAX_MULTIPV}"
                 )));
             }
         }
         let opts = self.shared.options.lock().clone();
         // The threads first: when they cannot be had, the engine stays idle.
         let mut pool = self.pool.lock();
-        self.ensure_pool(&mut pool, opts.threads)?;
+        self.ensure_pool(&mut pool, opts.threads, !run.delivering.is_empty())?;
         let control = Arc::new(Control::with_threads(opts.threads));
         control
             .waiting

@@ -7,6 +7,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod ffi;
+pub mod options;
 pub mod search;
 pub mod shogi;
 pub mod usi;

@@ -8,7 +8,8 @@
 //! session: it is answered with `info string error: ...`.
 
 use crate::bench::run_bench;
-use crate::engine::{option_specs, Engine, EngineError, MateRequest, OptionKind};
+use crate::engine::{Engine, EngineError, MateRequest};
+use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
 use crate::search::{BestMove, Info, Limits};
 use crate::shogi::perft::perft;
@@ -183,22 +184,8 @@ impl UsiSession {
     fn usi(&self) {
         self.say(&format!("id name hayanagi {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the hayanagi developers");
-        for spec in option_specs() {
-            let kind = match spec.kind {
-                OptionKind::Spin { default, min, max } => {
-                    format!("spin default {default} min {min} max {max}")
-                }
-                OptionKind::Check { default } => format!("check default {default}"),
-                OptionKind::Combo { default, vars } => {
-                    let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                    format!("combo default {default}{vars}")
-                }
-                OptionKind::String { default } => format!("string default {}", or_empty(default)),
-                OptionKind::Filename { default } => {
-                    format!("filename default {}", or_empty(default))
-                }
-            };
-            self.say(&format!("option name {} type {kind}", spec.name));
+        for def in crate::options::OPTIONS.iter().filter(|d| !d.hidden) {
+            self.say(&def.usi_line());
         }
         self.say("usiok");
     }
@@ -314,14 +301,6 @@ impl UsiSession {
     }
 }
 
-fn or_empty(s: &str) -> &str {
-    if s.is_empty() {
-        "<empty>"
-    } else {
-        s
-    }
-}
-
 /// What a `go` command asks for.
 #[derive(Debug, PartialEq)]
 pub enum GoRequest {
@@ -361,7 +340,7 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
                     "movetime" => limits.movetime = Some(v),
                     "nodes" => limits.nodes = Some(v.max(1)),
                     "depth" => limits.depth = Some(v.clamp(1, 200) as u32),
-                    "multipv" => limits.multipv = Some(v.clamp(1, 32) as u32),
+                    "multipv" => limits.multipv = Some(v.clamp(1, MAX_MULTIPV as u64) as u32),
                     // The time manager plans from the clock alone; accepted for GUIs.
                     _ => {}
                 }

@@ -380,6 +380,18 @@ struct GameState {
 };
 
 /// Options for Engine construction (hayanagi_engine_config).
+/// One engine option as the engine's option registry describes it.
+struct OptionInfo {
+    std::string name;
+    int kind = HAYANAGI_OPTION_SPIN;  ///< HAYANAGI_OPTION_SPIN, _CHECK, _COMBO, _STRING, _FILENAME
+    std::string default_value;        ///< as set_option takes it ("true"/"false" for a check)
+    long long min = 0, max = 0;       ///< the range of a spin option
+    std::vector<std::string> choices; ///< the words of a combo option
+    bool hidden = false;              ///< a developer option, not shown by USI "usi"
+    bool at_ready = false;            ///< used at the next ready() (table size, files)
+    std::string help;
+};
+
 struct Config {
     std::uint32_t hash_mib = 0;  ///< 0 = default (16 MiB)
     std::uint32_t threads = 0;   ///< 0 or 1 for now
@@ -433,9 +445,9 @@ public:
 
     // --- options and position ---
 
-    /// Set a USI option (Hash/USI_Hash, Threads, MultiPV, NetworkDelay,
-    /// MinimumThinkingTime, SlowMover, EnteringKingRule). Throws HAYANAGI_INVALID_ARG for an
-    /// unknown name or a bad value, HAYANAGI_BUSY while searching.
+    /// Set an option by name or alias (any case; options() lists them with types and
+    /// ranges). Throws HAYANAGI_INVALID_ARG for an unknown name or a bad value,
+    /// HAYANAGI_BUSY while searching.
     void set_option(std::string_view name, std::string_view value) {
         const std::string n(name), v(value);
         check(hayanagi_engine_set_option(engine_, n.c_str(), v.c_str()));
@@ -446,6 +458,54 @@ public:
     template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
     void set_option(std::string_view name, B value) {
         set_option(name, std::string_view(value ? "true" : "false"));
+    }
+
+    /// The value the engine holds for an option, as set_option takes it back.
+    std::string get_option(std::string_view name) const {
+        const std::string n(name);
+        std::string s;
+        check(detail::copy_out(s, 64, [this, &n](char* b, std::size_t c, std::size_t* l) {
+            return hayanagi_engine_get_option(engine_, n.c_str(), b, c, l);
+        }));
+        return s;
+    }
+
+    /// Every option in the order USI "usi" prints them (the hidden ones too with `hidden`).
+    std::vector<OptionInfo> options(bool hidden = false) const {
+        const uint32_t flags = hidden ? HAYANAGI_OPTION_HIDDEN : 0;
+        std::size_t count = 0;
+        check(hayanagi_engine_option_count(engine_, flags, &count));
+        std::vector<OptionInfo> out;
+        for (std::size_t i = 0; i < count; i++) {
+            hayanagi_option_info raw{};
+            OptionInfo o;
+            check(detail::copy_out(o.name, 32, [this, i, flags, &raw](char* b, std::size_t c, std::size_t* l) {
+                return hayanagi_engine_option_info(engine_, i, flags, &raw, b, c, l);
+            }));
+            auto text = [this, &o](int what) {
+                std::string t;
+                check(detail::copy_out(t, 128, [this, &o, what](char* b, std::size_t c, std::size_t* l) {
+                    return hayanagi_engine_option_text(engine_, o.name.c_str(), what, b, c, l);
+                }));
+                return t;
+            };
+            o.kind = raw.kind;
+            o.default_value = text(HAYANAGI_OPTION_TEXT_DEFAULT);
+            o.min = raw.min;
+            o.max = raw.max;
+            const std::string choices = text(HAYANAGI_OPTION_TEXT_CHOICES);
+            for (std::size_t start = 0; start < choices.size();) {
+                std::size_t end = choices.find(' ', start);
+                if (end == std::string::npos) end = choices.size();
+                o.choices.push_back(choices.substr(start, end - start));
+                start = end + 1;
+            }
+            o.hidden = (raw.flags & HAYANAGI_OPTION_HIDDEN) != 0;
+            o.at_ready = (raw.flags & HAYANAGI_OPTION_AT_READY) != 0;
+            o.help = text(HAYANAGI_OPTION_TEXT_HELP);
+            out.push_back(std::move(o));
+        }
+        return out;
     }
 
     /// Apply deferred work (table resize): the USI isready step.

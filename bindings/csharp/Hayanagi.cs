@@ -106,6 +106,26 @@ namespace Hayanagi
     public enum MateKind { Found = 1, NoMate = 2, Timeout = 3 }
     public enum GameState { Ongoing = 0, Draw = 1, Checkmate = 2, PerpetualCheck = 3, Declaration = 4 }
     public enum EventKind { Info = 1, BestMove = 2, Mate = 3, Log = 4, UsiOutput = 5 }
+    public enum OptionType { Spin = 0, Check = 1, Combo = 2, String = 3, Filename = 4 }
+
+    /// <summary>One engine option as the engine's option registry describes it.</summary>
+    public sealed class OptionInfo
+    {
+        public string Name;
+        public OptionType Type;
+        /// <summary>The default value as SetOption takes it ("true"/"false" for a check).</summary>
+        public string Default;
+        /// <summary>The range of a spin option (0 otherwise).</summary>
+        public long Min, Max;
+        /// <summary>The words of a combo option (empty otherwise).</summary>
+        public string[] Choices;
+        /// <summary>A developer or tuning option, not shown by USI "usi".</summary>
+        public bool Hidden;
+        /// <summary>Checked when set, used at the next Ready() (table size, files).</summary>
+        public bool AtReady;
+        public string Help;
+        public override string ToString() { return Name + " (" + Type + ", default " + Default + ")"; }
+    }
 
     /// <summary>One info report of a search.</summary>
     public sealed class Info
@@ -450,7 +470,6 @@ namespace Hayanagi
         // Serialises the wrapper's search starts so that a pending task is always paired with
         // the search that answers it. Never taken by the callbacks.
         readonly object goLock = new object();
-        readonly Dictionary<string, string> options = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
 
         // ----- callbacks: static methods, delegates held in static fields -----
 
@@ -758,7 +777,51 @@ namespace Hayanagi
             if (name == null) throw new ArgumentNullException("name");
             if (value == null) throw new ArgumentNullException("value");
             Check(Native.hayanagi_engine_set_option(handle, Utf8.ToNative(name), Utf8.ToNative(value)));
-            lock (options) options[name] = value;
+        }
+
+        /// <summary>The value the engine holds for an option (name or alias, any case), as
+        /// SetOption takes it back. Throws Status.InvalidArg for an unknown name.</summary>
+        public string GetOption(string name)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            byte[] key = Utf8.ToNative(name);
+            return Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_get_option(handle, key, b, c, out l), 64, Check);
+        }
+
+        string OptionText(string name, int what)
+        {
+            byte[] key = Utf8.ToNative(name);
+            return Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_option_text(handle, key, what, b, c, out l), 128, Check);
+        }
+
+        /// <summary>Every option the engine lists, in the order USI "usi" prints them; the
+        /// hidden developer options too when <paramref name="hidden"/>.</summary>
+        public IList<OptionInfo> OptionInfos(bool hidden = false)
+        {
+            uint flags = hidden ? 1u : 0u; // HAYANAGI_OPTION_HIDDEN
+            UIntPtr count;
+            Check(Native.hayanagi_engine_option_count(handle, flags, out count));
+            var list = new List<OptionInfo>();
+            for (ulong i = 0; i < count.ToUInt64(); i++)
+            {
+                Native.NativeOptionInfo raw = default(Native.NativeOptionInfo);
+                UIntPtr index = new UIntPtr(i);
+                string name = Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_option_info(handle, index, flags, out raw, b, c, out l), 64, Check);
+                string choices = OptionText(name, 1); // HAYANAGI_OPTION_TEXT_CHOICES
+                list.Add(new OptionInfo
+                {
+                    Name = name,
+                    Type = (OptionType)raw.kind,
+                    Default = OptionText(name, 0), // HAYANAGI_OPTION_TEXT_DEFAULT
+                    Min = raw.min,
+                    Max = raw.max,
+                    Choices = choices.Length == 0 ? new string[0] : choices.Split(' '),
+                    Hidden = (raw.flags & 1u) != 0,
+                    AtReady = (raw.flags & 2u) != 0,
+                    Help = OptionText(name, 2), // HAYANAGI_OPTION_TEXT_HELP
+                });
+            }
+            return list;
         }
 
         public void SetOption(string name, long value) { SetOption(name, value.ToString(CultureInfo.InvariantCulture)); }
@@ -776,10 +839,16 @@ namespace Hayanagi
             }
         }
 
-        /// <summary>The options set through this object so far (name to value).</summary>
+        /// <summary>The values the engine holds for the options a GUI is shown (name to
+        /// value, case-insensitive), read from the engine.</summary>
         public IDictionary<string, string> Options
         {
-            get { lock (options) return new Dictionary<string, string>(options, StringComparer.OrdinalIgnoreCase); }
+            get
+            {
+                var d = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+                foreach (var o in OptionInfos(false)) d[o.Name] = GetOption(o.Name);
+                return d;
+            }
         }
 
         /// <summary>Apply deferred work (table resize, book): the USI isready step.</summary>
@@ -1293,6 +1362,16 @@ namespace Hayanagi
         }
 
         [StructLayout(LayoutKind.Sequential)]
+        internal struct NativeOptionInfo
+        {
+            public int kind;
+            public uint flags;
+            public long min;
+            public long max;
+            public uint choices;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
         internal struct NativeEvent
         {
             public int kind;
@@ -1363,6 +1442,18 @@ namespace Hayanagi
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int hayanagi_engine_set_option(EngineHandle engine, byte[] name, byte[] value);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_get_option(EngineHandle engine, byte[] name, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_option_count(EngineHandle engine, uint flags, out UIntPtr @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_option_info(EngineHandle engine, UIntPtr index, uint flags, out NativeOptionInfo @out, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_option_text(EngineHandle engine, byte[] name, int what, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int hayanagi_engine_ready(EngineHandle engine);

@@ -26,6 +26,7 @@ pub use types::*;
 
 use crate::engine::{Engine, EngineError, MateRequest};
 use crate::eval::nnue::LoadErrorKind;
+use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
 use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
@@ -604,16 +605,14 @@ pub extern "C" fn hayanagi_engine_last_error(
 
 // ----- options and position ----------------------------------------------------------------
 
-/// Set a USI option (`USI_Hash`/`Hash`, `Threads`, `MultiPV`, `USI_Ponder`,
-/// `NetworkDelay`, `NetworkDelay2`, `MinimumThinkingTime`, `SlowMover`,
-/// `EnteringKingRule`, `MaxMovesToDraw`, `ResignValue`, `DrawValueBlack`,
-/// `DrawValueWhite`, `USI_OwnBook`, `BookFile`, `SkillLevel`, `RandomSeed`, `ParallelMode`,
-/// `SearchFeatures`, `MateHash`, `RootMateSearch`, `EvalFile`, `EvalDir`, `FV_SCALE`; the
-/// README lists types and ranges). Values are validated now; a table resize and the book
-/// file happen at `hayanagi_engine_ready` or the next `go`, the NNUE net only at
-/// `hayanagi_engine_ready` (a `go` before it says so on the log callback and keeps the
-/// evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against the
-/// process's working directory when set.
+/// Set an option by its USI name or an alias (case-insensitive): every option
+/// `hayanagi_engine_option_count` / `_option_info` list, hidden ones included; the README
+/// lists types and ranges. Values are validated now (`HAYANAGI_INVALID_ARG` with the reason
+/// for a bad value or an unknown name); options flagged `HAYANAGI_OPTION_AT_READY` (table
+/// size, book, NNUE net) take effect at `hayanagi_engine_ready`, the table and book also at
+/// the next `go`, the net only at `ready` (a `go` before it says so on the log callback and
+/// keeps the evaluation in place). `EvalFile`/`EvalDir` paths are made absolute against
+/// the process's working directory when set.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_set_option(
     engine: *mut hayanagi_engine,
@@ -632,6 +631,145 @@ pub extern "C" fn hayanagi_engine_set_option(
         };
         e.status_of(e.engine.set_option(name, value))
     })
+}
+
+/// The value of an option (by name or alias, case-insensitive) into `buf`, as
+/// `hayanagi_engine_set_option` takes it back (`true`/`false`, a number, a word, a path).
+/// `HAYANAGI_INVALID_ARG` for an unknown name. For an option that takes effect at `ready`,
+/// the value that will be used then (a table size that could not be had reads back the size
+/// in use).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_get_option(
+    engine: *const hayanagi_engine,
+    name: *const c_char,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let name = match read_str(name, "name") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        match e.engine.get_option(name) {
+            Ok(value) => {
+                let st = copy_out(&value, buf, cap, out_len);
+                e.report_copy(st, buf, "buffer too small for the option value")
+            }
+            Err(err) => e.engine_error(err),
+        }
+    })
+}
+
+/// The options this engine lists: the number of them into `*out`. `flags` 0 counts those a
+/// GUI is shown (as USI `usi` prints them); `HAYANAGI_OPTION_HIDDEN` counts the developer
+/// and tuning options too. Indices `0..*out` go to `hayanagi_engine_option_info`, in the
+/// order `usi` prints them.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_option_count(
+    engine: *const hayanagi_engine,
+    flags: u32,
+    out: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let Some(listed) = listed_options(e, flags) else {
+            return HAYANAGI_INVALID_ARG;
+        };
+        // SAFETY: non-null out-param.
+        unsafe { out.write(listed.count()) };
+        HAYANAGI_OK
+    })
+}
+
+/// Option `index` of the enumeration `flags` selects (see `hayanagi_engine_option_count`):
+/// its kind, flags and range into `out`, its name into `buf` (as for the other text
+/// getters). `HAYANAGI_INVALID_ARG` for an index out of range.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_option_info(
+    engine: *const hayanagi_engine,
+    index: usize,
+    flags: u32,
+    out: *mut hayanagi_option_info,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        let Some(mut listed) = listed_options(e, flags) else {
+            return HAYANAGI_INVALID_ARG;
+        };
+        let Some(def) = listed.nth(index) else {
+            return e.fail(HAYANAGI_INVALID_ARG, format!("no option at index {index}"));
+        };
+        let st = copy_out(def.name, buf, cap, out_len);
+        if st != HAYANAGI_OK {
+            return e.report_copy(st, buf, "buffer too small for the option name");
+        }
+        // SAFETY: non-null out-param.
+        unsafe { out.write(types::option_info_to_c(def)) };
+        HAYANAGI_OK
+    })
+}
+
+/// A text of an option (by name or alias) into `buf`: `what` is
+/// `HAYANAGI_OPTION_TEXT_DEFAULT`, `_CHOICES`, `_HELP` or `_USI`.
+/// `HAYANAGI_INVALID_ARG` for an unknown name or `what`.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_option_text(
+    engine: *const hayanagi_engine,
+    name: *const c_char,
+    what: i32,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        let name = match read_str(name, "name") {
+            Ok(s) => s,
+            Err((st, m)) => return e.fail(st, m),
+        };
+        let Some(def) = crate::options::find(name) else {
+            return e.engine_error(EngineError::UnknownOption(name.to_string()));
+        };
+        let text = match what {
+            HAYANAGI_OPTION_TEXT_DEFAULT => def.default_text(),
+            HAYANAGI_OPTION_TEXT_CHOICES => match def.kind {
+                crate::options::ValueKind::Combo(vars) => vars.join(" "),
+                _ => String::new(),
+            },
+            HAYANAGI_OPTION_TEXT_HELP => def.help.to_string(),
+            HAYANAGI_OPTION_TEXT_USI => def.usi_line(),
+            other => return e.fail(HAYANAGI_INVALID_ARG, format!("unknown option text {other}")),
+        };
+        let st = copy_out(&text, buf, cap, out_len);
+        e.report_copy(st, buf, "buffer too small for the option text")
+    })
+}
+
+/// The options `flags` lists, or None (and the error recorded) for unknown flags.
+fn listed_options(
+    e: &hayanagi_engine,
+    flags: u32,
+) -> Option<impl Iterator<Item = &'static crate::options::OptionDef>> {
+    if flags & !HAYANAGI_OPTION_HIDDEN != 0 {
+        e.fail(
+            HAYANAGI_INVALID_ARG,
+            format!("unknown option flags {flags:#x}"),
+        );
+        return None;
+    }
+    let hidden_too = flags & HAYANAGI_OPTION_HIDDEN != 0;
+    Some(
+        crate::options::OPTIONS
+            .iter()
+            .filter(move |d| hidden_too || !d.hidden),
+    )
 }
 
 /// Apply deferred work: table resize, book, NNUE net (`EvalFile`/`EvalDir`; a net is loaded
@@ -698,10 +836,10 @@ fn limits_from_c(
         searchmoves: Vec::new(),
         multipv: (l.multipv > 0).then_some(l.multipv),
     };
-    if l.multipv > 32 {
+    if l.multipv > MAX_MULTIPV {
         return Err(e.fail(
             HAYANAGI_INVALID_ARG,
-            "multipv must be between 1 and 32 (0 = engine option)",
+            format!("multipv must be between 1 and {MAX_MULTIPV} (0 = engine option)"),
         ));
     }
     if !l.searchmoves.is_null() {

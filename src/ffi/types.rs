@@ -42,6 +42,47 @@ pub const HAYANAGI_POISONED: hayanagi_status = 12;
 /// counted), or the system refused it. Nothing was changed: the engine keeps its table.
 pub const HAYANAGI_NO_MEMORY: hayanagi_status = 13;
 
+/// `hayanagi_option_info.kind`: an integer in `min..=max`.
+pub const HAYANAGI_OPTION_SPIN: i32 = 0;
+/// `hayanagi_option_info.kind`: `true` or `false`.
+pub const HAYANAGI_OPTION_CHECK: i32 = 1;
+/// `hayanagi_option_info.kind`: one of `choices` words (`HAYANAGI_OPTION_TEXT_CHOICES`).
+pub const HAYANAGI_OPTION_COMBO: i32 = 2;
+/// `hayanagi_option_info.kind`: any text.
+pub const HAYANAGI_OPTION_STRING: i32 = 3;
+/// `hayanagi_option_info.kind`: a file name (any text; a GUI offers a file dialog).
+pub const HAYANAGI_OPTION_FILENAME: i32 = 4;
+/// Option flag: a developer or tuning option, not printed by USI `usi`; the enumeration
+/// lists it only when asked with this flag. Still settable by name.
+pub const HAYANAGI_OPTION_HIDDEN: u32 = 1;
+/// Option flag: checked when set, used at the next `hayanagi_engine_ready` (or `go`).
+pub const HAYANAGI_OPTION_AT_READY: u32 = 2;
+/// `hayanagi_engine_option_text`: the default value, as `hayanagi_engine_set_option`
+/// takes it.
+pub const HAYANAGI_OPTION_TEXT_DEFAULT: i32 = 0;
+/// `hayanagi_engine_option_text`: the choices of a combo, space-separated (empty
+/// otherwise).
+pub const HAYANAGI_OPTION_TEXT_CHOICES: i32 = 1;
+/// `hayanagi_engine_option_text`: one line saying what the option does.
+pub const HAYANAGI_OPTION_TEXT_HELP: i32 = 2;
+/// `hayanagi_engine_option_text`: the USI `option name ... type ...` line.
+pub const HAYANAGI_OPTION_TEXT_USI: i32 = 3;
+
+/// What `hayanagi_engine_option_info` tells of one option. Its layout never changes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_option_info {
+    /// `HAYANAGI_OPTION_SPIN`, `_CHECK`, `_COMBO`, `_STRING` or `_FILENAME`.
+    pub kind: i32,
+    /// `HAYANAGI_OPTION_HIDDEN` and `HAYANAGI_OPTION_AT_READY` bits.
+    pub flags: u32,
+    /// The range of a spin option (0 otherwise).
+    pub min: i64,
+    pub max: i64,
+    /// How many choices a combo option has (0 otherwise).
+    pub choices: u32,
+}
+
 /// `score_kind`: centipawns.
 pub const HAYANAGI_SCORE_CP: i32 = 0;
 /// `score_kind`: mate in `score_value` plies (negative: being mated).
@@ -292,3 +333,28 @@ pub type hayanagi_log_callback =
 /// Receives one USI output line of the text channel (no newline). NULL clears the callback.
 pub type hayanagi_usi_output_callback =
     Option<unsafe extern "C" fn(user_data: *mut c_void, line: *const c_char)>;
+
+pub(super) fn option_info_to_c(def: &crate::options::OptionDef) -> hayanagi_option_info {
+    use crate::options::ValueKind;
+    let (kind, min, max, choices) = match def.kind {
+        ValueKind::Spin { min, max } => (HAYANAGI_OPTION_SPIN, min, max, 0),
+        ValueKind::Check => (HAYANAGI_OPTION_CHECK, 0, 0, 0),
+        ValueKind::Combo(vars) => (HAYANAGI_OPTION_COMBO, 0, 0, vars.len() as u32),
+        ValueKind::String => (HAYANAGI_OPTION_STRING, 0, 0, 0),
+        ValueKind::Filename => (HAYANAGI_OPTION_FILENAME, 0, 0, 0),
+    };
+    let mut flags = 0;
+    if def.hidden {
+        flags |= HAYANAGI_OPTION_HIDDEN;
+    }
+    if def.at_ready {
+        flags |= HAYANAGI_OPTION_AT_READY;
+    }
+    hayanagi_option_info {
+        kind,
+        flags,
+        min,
+        max,
+        choices,
+    }
+}

@@ -133,8 +133,6 @@ struct State {
     helpers_running: usize,
     /// Results of the helpers of the current job.
     helper_results: Vec<Option<SearchResult>>,
-    /// The main thread holds a job (until its `done` has returned).
-    main_busy: bool,
     quit: bool,
 }
 
@@ -161,7 +159,6 @@ impl ThreadPool {
                 job: None,
                 helpers_running: 0,
                 helper_results: Vec::new(),
-                main_busy: false,
                 quit: false,
             }),
             wake: Condvar::new(),
@@ -186,12 +183,6 @@ impl ThreadPool {
     pub fn request_quit(&self) {
         self.shared.state.lock().quit = true;
         self.shared.wake.notify_all();
-    }
-
-    /// Is the main thread inside a job (searching, or in the job's `done`, which may be a
-    /// host's sink)? A pool that is not can be dropped without waiting for anything.
-    pub fn is_busy(&self) -> bool {
-        self.shared.state.lock().main_busy
     }
 
     /// Have all threads ended (after [`ThreadPool::request_quit`])?
@@ -241,9 +232,6 @@ fn thread_main(id: usize, threads: usize, shared: Arc<Shared>) {
                 return;
             }
             seen = st.epoch;
-            if id == 0 {
-                st.main_busy = true;
-            }
             st.job.clone().expect("a job comes with its epoch")
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -300,7 +288,6 @@ fn thread_main(id: usize, threads: usize, shared: Arc<Shared>) {
                 result.map(|main| choose(main, helper_results.into_iter().flatten()))
             };
             (job.done)(chosen);
-            shared.state.lock().main_busy = false;
         } else {
             let mut st = shared.state.lock();
             st.helper_results[id - 1] = result;

@@ -163,6 +163,9 @@ impl Default for SearchConfig {
 /// `ResignValue` that never resigns a position with a legal move.
 pub const NEVER_RESIGN: i32 = 99_999;
 
+/// The flag of one feature inside [`Features`].
+type FeatureFlag = fn(&mut Features) -> &mut bool;
+
 /// Search techniques beyond the seeds. The defaults are the measured winners (see the
 /// README's search section for the self-play results).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,30 +259,54 @@ impl Features {
         qs_safe_promotions: false,
     };
 
+    /// Every feature by name, with its flag (the one list that `parse` and `to_list`
+    /// read).
+    const NAMES: [(&'static str, FeatureFlag); 13] = [
+        ("check_extension", |f| &mut f.check_extension),
+        ("reverse_futility", |f| &mut f.reverse_futility),
+        ("futility", |f| &mut f.futility),
+        ("late_move_pruning", |f| &mut f.late_move_pruning),
+        ("razoring", |f| &mut f.razoring),
+        ("log_lmr", |f| &mut f.log_lmr),
+        ("see_pruning", |f| &mut f.see_pruning),
+        ("history_malus", |f| &mut f.history_malus),
+        ("iir", |f| &mut f.iir),
+        ("deep_futility", |f| &mut f.deep_futility),
+        ("strong_lmr", |f| &mut f.strong_lmr),
+        ("qs_evasion_pruning", |f| &mut f.qs_evasion_pruning),
+        ("qs_safe_promotions", |f| &mut f.qs_safe_promotions),
+    ];
+
     /// Parse a comma-separated list of feature names ("check_extension,futility"); "none"
     /// for none.
     pub fn parse(list: &str) -> Result<Features, String> {
         let mut f = Features::SEEDS_ONLY;
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            match name {
-                "none" => {}
-                "check_extension" => f.check_extension = true,
-                "reverse_futility" => f.reverse_futility = true,
-                "futility" => f.futility = true,
-                "late_move_pruning" => f.late_move_pruning = true,
-                "razoring" => f.razoring = true,
-                "log_lmr" => f.log_lmr = true,
-                "see_pruning" => f.see_pruning = true,
-                "history_malus" => f.history_malus = true,
-                "iir" => f.iir = true,
-                "deep_futility" => f.deep_futility = true,
-                "strong_lmr" => f.strong_lmr = true,
-                "qs_evasion_pruning" => f.qs_evasion_pruning = true,
-                "qs_safe_promotions" => f.qs_safe_promotions = true,
-                other => return Err(format!("unknown search feature '{other}'")),
+            if name == "none" {
+                continue;
             }
+            let (_, flag) = Features::NAMES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .ok_or_else(|| format!("unknown search feature '{name}'"))?;
+            *flag(&mut f) = true;
         }
         Ok(f)
+    }
+
+    /// The features that are on, as `parse` reads them ("none" for none).
+    pub fn to_list(&self) -> String {
+        let mut copy = *self;
+        let on: Vec<&str> = Features::NAMES
+            .iter()
+            .filter(|(_, flag)| *flag(&mut copy))
+            .map(|(name, _)| *name)
+            .collect();
+        if on.is_empty() {
+            "none".into()
+        } else {
+            on.join(",")
+        }
     }
 }
 

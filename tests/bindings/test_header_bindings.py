@@ -258,9 +258,15 @@ STATUS_NAMES = (
 ).split()
 
 
+def option_types(h: Header) -> Dict[str, int]:
+    # The option kinds; the flags and text selectors share the prefix.
+    kinds = ("SPIN", "CHECK", "COMBO", "STRING", "FILENAME")
+    return {k: v for k, v in _define_group(h, "HAYANAGI_OPTION_").items() if k in kinds}
+
+
 def header_statuses(h: Header) -> Dict[str, int]:
     # Status codes are the HAYANAGI_* defines that are not in a named group.
-    groups = ("VERSION_", "ABI_", "SCORE_", "BOUND_", "EVENT_", "MATE_", "GAME_")
+    groups = ("VERSION_", "ABI_", "SCORE_", "BOUND_", "EVENT_", "MATE_", "GAME_", "OPTION_")
     return {k[len("HAYANAGI_"):]: v for k, v in h.defines.items() if not k[len("HAYANAGI_"):].startswith(groups)}
 
 
@@ -277,6 +283,7 @@ def check_python_constants(h: Header) -> List[str]:
         (PE.GameState, _define_group(h, "HAYANAGI_GAME_")),
         (PE.EventKind, _define_group(h, "HAYANAGI_EVENT_", ("HAYANAGI_EVENT_NONE",))),
         (PE.MateKind, _define_group(h, "HAYANAGI_MATE_", ("HAYANAGI_MATE_ANY_LENGTH",))),
+        (PE.OptionType, option_types(h)),
     ]
     for enum, group in pairs:
         if sorted(e.value for e in enum) != sorted(group.values()):
@@ -505,6 +512,7 @@ def check_csharp(h: Header, text: str, not_bound: Dict[str, str]) -> List[str]:
         ("Bound", _define_group(h, "HAYANAGI_BOUND_")),
         ("GameState", _define_group(h, "HAYANAGI_GAME_")),
         ("MateKind", _define_group(h, "HAYANAGI_MATE_", ("HAYANAGI_MATE_ANY_LENGTH",))),
+        ("OptionType", option_types(h)),
     ]
     for enum, group in pairs:
         if sorted(enums.get(enum, {}).values()) != sorted(group.values()):

@@ -380,6 +380,114 @@ static void test_options(void) {
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
 }
 
+/* The option registry through C: the enumeration without hidden options is what USI
+ * "usi" prints, in order, line for line; hidden ones are listed on request; values read
+ * back; bad indices, names, flags and small buffers answer as documented. */
+typedef struct {
+    char lines[64][256];
+    int n;
+} UsiLines;
+
+static void collect_usi(void *ud, const char *line) {
+    UsiLines *u = ud;
+    if (strncmp(line, "option name ", 12) == 0 && u->n < 64) {
+        snprintf(u->lines[u->n++], sizeof u->lines[0], "%s", line);
+    }
+}
+
+static void test_option_registry(void) {
+    hayanagi_engine *e = new_engine();
+    size_t shown = 0, all = 0;
+    CHECK_ST(hayanagi_engine_option_count(e, 0, &shown), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_option_count(e, HAYANAGI_OPTION_HIDDEN, &all), HAYANAGI_OK);
+    CHECK(shown >= 20 && all == shown + 2);
+    CHECK_ST(hayanagi_engine_option_count(e, 4, &all), HAYANAGI_INVALID_ARG);
+
+    UsiLines u;
+    memset(&u, 0, sizeof u);
+    CHECK_ST(hayanagi_engine_set_usi_output_callback(e, collect_usi, &u, NULL), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_usi_command(e, "usi"), HAYANAGI_OK);
+    CHECK(u.n == (int)shown);
+    for (size_t i = 0; i < shown && (int)i < u.n; i++) {
+        hayanagi_option_info info;
+        char name[64], usi[256];
+        size_t len = 0;
+        CHECK_ST(hayanagi_engine_option_info(e, i, 0, &info, name, sizeof name, &len), HAYANAGI_OK);
+        CHECK(len == strlen(name) && !(info.flags & HAYANAGI_OPTION_HIDDEN));
+        CHECK_ST(hayanagi_engine_option_text(e, name, HAYANAGI_OPTION_TEXT_USI, usi, sizeof usi, NULL),
+                 HAYANAGI_OK);
+        CHECK_STR(usi, u.lines[i]);
+        char want[80];
+        snprintf(want, sizeof want, "option name %s type ", name);
+        CHECK(strncmp(u.lines[i], want, strlen(want)) == 0);
+        if (info.kind == HAYANAGI_OPTION_SPIN) {
+            char range[64];
+            snprintf(range, sizeof range, " min %lld max %lld", (long long)info.min,
+                     (long long)info.max);
+            CHECK_CONTAINS(usi, range);
+        }
+        /* The current value of a fresh engine is the default. */
+        char value[256], def[256];
+        CHECK_ST(hayanagi_engine_get_option(e, name, value, sizeof value, NULL), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_option_text(e, name, HAYANAGI_OPTION_TEXT_DEFAULT, def, sizeof def,
+                                             NULL),
+                 HAYANAGI_OK);
+        CHECK_STR(value, def);
+    }
+    /* Hidden options: listed with the flag, settable, not printed. */
+    for (size_t i = shown; i < all; i++) {
+        hayanagi_option_info info;
+        char name[64];
+        CHECK_ST(hayanagi_engine_option_info(e, i, HAYANAGI_OPTION_HIDDEN, &info, name, sizeof name,
+                                             NULL),
+                 HAYANAGI_OK);
+        (void)info;
+    }
+    hayanagi_option_info info;
+    char name[64];
+    int hidden = 0;
+    for (size_t i = 0; i < all; i++) {
+        CHECK_ST(hayanagi_engine_option_info(e, i, HAYANAGI_OPTION_HIDDEN, &info, name, sizeof name,
+                                             NULL),
+                 HAYANAGI_OK);
+        hidden += (info.flags & HAYANAGI_OPTION_HIDDEN) != 0;
+    }
+    CHECK(hidden == 2);
+    CHECK_ST(hayanagi_engine_option_info(e, shown, 0, &info, name, sizeof name, NULL),
+             HAYANAGI_INVALID_ARG);
+    /* A name that does not fit: *out_len only, not the struct. */
+    info.kind = -5;
+    size_t need = 0;
+    char tiny[2];
+    CHECK_ST(hayanagi_engine_option_info(e, 0, 0, &info, tiny, sizeof tiny, &need),
+             HAYANAGI_BUFFER_TOO_SMALL);
+    CHECK(info.kind == -5 && need == strlen("USI_Hash"));
+
+    char value[256];
+    CHECK_ST(hayanagi_engine_set_option(e, "MultiPV", "3"), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_get_option(e, "multipv", value, sizeof value, NULL), HAYANAGI_OK);
+    CHECK_STR(value, "3");
+    CHECK_ST(hayanagi_engine_get_option(e, "Hash", value, sizeof value, NULL), HAYANAGI_OK);
+    CHECK_STR(value, "16");
+    CHECK_ST(hayanagi_engine_set_option(e, "ParallelMode", "rootsplit"), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_get_option(e, "ParallelMode", value, sizeof value, NULL), HAYANAGI_OK);
+    CHECK_STR(value, "rootsplit");
+    CHECK_ST(hayanagi_engine_option_text(e, "EnteringKingRule", HAYANAGI_OPTION_TEXT_CHOICES, value,
+                                         sizeof value, NULL),
+             HAYANAGI_OK);
+    CHECK_STR(value, "NoEnteringKing CSARule24 CSARule27 TryRule");
+    CHECK_ST(hayanagi_engine_option_text(e, "USI_Hash", HAYANAGI_OPTION_TEXT_HELP, value,
+                                         sizeof value, NULL),
+             HAYANAGI_OK);
+    CHECK(strlen(value) > 10);
+    CHECK_ST(hayanagi_engine_get_option(e, "NoSuchOption", value, sizeof value, NULL),
+             HAYANAGI_INVALID_ARG);
+    CHECK_ST(hayanagi_engine_option_text(e, "MultiPV", 99, value, sizeof value, NULL),
+             HAYANAGI_INVALID_ARG);
+    CHECK_ST(hayanagi_engine_get_option(e, NULL, value, sizeof value, NULL), HAYANAGI_NULL_ARG);
+    CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
+}
+
 /* ----- positions ------------------------------------------------------------------------ */
 
 static void test_set_position(void) {
@@ -792,6 +900,7 @@ int main(void) {
     test_null_out_params();
     test_invalid_utf8();
     test_options();
+    test_option_registry();
     test_set_position();
     test_buffers();
     test_legal_moves();

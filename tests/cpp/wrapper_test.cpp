@@ -256,6 +256,23 @@ TEST(error_bad_option) {
     } catch (const Error& err) {
         CHECK(err.message().find("NoSuchOption") != std::string::npos);
     }
+    // The registry: typed descriptions, values read back from the engine.
+    const auto shown = e.options();
+    const auto all = e.options(true);
+    CHECK(all.size() == shown.size() + 2);
+    CHECK(!shown.empty() && shown[0].name == "USI_Hash" && shown[0].kind == HAYANAGI_OPTION_SPIN &&
+          shown[0].min == 1 && shown[0].max == 1048576 && shown[0].default_value == "16" &&
+          shown[0].at_ready);
+    bool combo_seen = false;
+    for (const auto& o : shown) {
+        CHECK(!o.hidden);
+        if (o.name == "EnteringKingRule") {
+            combo_seen = o.kind == HAYANAGI_OPTION_COMBO && o.choices.size() == 4;
+        }
+    }
+    CHECK(combo_seen);
+    CHECK(e.get_option("hash") == "16");
+    CHECK_THROWS_STATUS(HAYANAGI_INVALID_ARG, e.get_option("NoSuchOption"));
     // Good values pass, in every overload.
     e.set_option("Hash", "8");
     e.set_option("USI_Hash", 8);

@@ -280,10 +280,31 @@ static class HayanagiTests
             Throws(Status.InvalidArg, () => e.SetOption("Hash", "abc"), "Hash abc");
             Throws(Status.InvalidArg, () => e.SetOption("Threads", 0), "Threads 0");
             Throws(Status.InvalidArg, () => e.SetOption("EnteringKingRule", "Bogus"), "combo value");
-            Check(!e.Options.ContainsKey("MultiPV"), "a refused option is not recorded");
+            Eq("1", e.Options["MultiPV"], "a refused value leaves the option as it was");
             e.SetOptions(new Dictionary<string, object> { { "MultiPV", 2 }, { "USI_Ponder", false }, { "EnteringKingRule", "TryRule" } });
             Eq("2", e.Options["multipv"], "options dictionary (case-insensitive)");
             Eq("false", e.Options["USI_Ponder"], "bool option formatted");
+            Eq(e.GetOption("USI_Hash"), e.GetOption("hash"), "GetOption by alias");
+            Eq("TryRule", e.GetOption("enteringkingrule"), "GetOption in any case");
+            // The registry: the options USI "usi" prints are the non-hidden enumeration.
+            var shown = e.OptionInfos(false);
+            var all = e.OptionInfos(true);
+            Check(!e.Options.ContainsKey("ParallelMode") && e.GetOption("ParallelMode") == "lazy", "hidden options are settable, not listed");
+            Check(all.Count == shown.Count + 2, "two hidden options: " + all.Count + " vs " + shown.Count);
+            OptionInfo hashInfo = null;
+            foreach (var o in shown) if (o.Name == "USI_Hash") hashInfo = o;
+            Check(hashInfo != null && hashInfo.Type == OptionType.Spin && hashInfo.Min == 1 && hashInfo.Max == 1048576 && hashInfo.Default == "16" && hashInfo.AtReady, "USI_Hash info");
+            Check(all[all.Count - 1].Name == "FV_SCALE" || all.Count > 0, "enumeration order");
+            var usiNames = new List<string>();
+            using (var u = new Engine())
+            {
+                u.UsiCommand("usi");
+                foreach (var line in Drain(u))
+                    if (line.Kind == EventKind.UsiOutput && line.Text.StartsWith("option name ")) usiNames.Add(line.Text.Split(' ')[2]);
+            }
+            var shownNames = new List<string>();
+            foreach (var o in shown) shownNames.Add(o.Name);
+            Eq(string.Join(",", usiNames), string.Join(",", shownNames), "usi options == enumeration");
             e.Ready();
             // NNUE nets load at Ready(): not an nn.bin is Format, a missing file Io; the
             // evaluation stays the same.
@@ -671,6 +692,7 @@ static class HayanagiTests
             Tuple.Create("hayanagi_limits", typeof(Hayanagi.Native.NativeLimits)),
             Tuple.Create("hayanagi_engine_config", typeof(Hayanagi.Native.NativeEngineConfig)),
             Tuple.Create("hayanagi_mate_result", typeof(Hayanagi.Native.NativeMateResult)),
+            Tuple.Create("hayanagi_option_info", typeof(Hayanagi.Native.NativeOptionInfo)),
             Tuple.Create("hayanagi_info", typeof(Hayanagi.Native.NativeInfo)),
             Tuple.Create("hayanagi_event", typeof(Hayanagi.Native.NativeEvent)),
             Tuple.Create("hayanagi_tt_probe", typeof(Hayanagi.Native.NativeTtProbe)),

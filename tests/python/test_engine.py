@@ -143,7 +143,7 @@ def test_stop_early_and_busy(engine: hayanagi.Engine) -> None:
     expect(Status.BUSY, engine.start, depth=1)
     expect(Status.BUSY, engine.set_position, "startpos moves 7g7f")
     e = expect(Status.BUSY, engine.set_option, "MultiPV", 2)
-    assert "MultiPV" not in engine.options
+    assert engine.options["MultiPV"] == 1  # a refused value changes nothing
     expect(Status.BUSY, engine.new_game)
     expect(Status.BUSY, engine.start_mate, 100)
     t0 = time.monotonic()
@@ -256,12 +256,19 @@ def test_error_paths(engine: hayanagi.Engine) -> None:
     expect(Status.INVALID_ARG, engine.set_option, "Hash", "abc")
     expect(Status.INVALID_ARG, engine.set_option, "Threads", 0)
     expect(Status.INVALID_ARG, engine.set_option, "EnteringKingRule", "Bogus")
-    with pytest.raises(HayanagiError):
+    with pytest.raises(ValueError):
         engine.options["USI_Ponder"] = "maybe"
-    assert dict(engine.options) == {}
+    with pytest.raises(hayanagi.InvalidArgumentError):
+        engine.set_option("Threads", 0)
+    assert engine.options["MultiPV"] == 1 and engine.options["USI_Ponder"] is True
     engine.set_options({"MultiPV": 2, "USI_Ponder": False, "EnteringKingRule": "TryRule"})
-    assert engine.options["multipv"] == "2" and engine.options["USI_Ponder"] == "false"
-    assert len(engine.options) == 3
+    assert engine.options["multipv"] == 2 and engine.options["USI_Ponder"] is False
+    assert engine.options["EnteringKingRule"] == "TryRule"
+    # The engine's own values, not a shadow copy: every option a GUI is shown.
+    assert "ParallelMode" not in list(engine.options) and "ParallelMode" in engine.options
+    assert engine.options["Hash"] == engine.options["USI_Hash"] > 0
+    with pytest.raises(KeyError):
+        engine.options["NoSuchOption"]
     with pytest.raises(TypeError):
         del engine.options["MultiPV"]
     engine.ready()
@@ -574,3 +581,33 @@ def test_nnue_file_errors_keep_the_evaluation(engine: hayanagi.Engine, tmp_path)
     engine.set_option("EvalFile", "")
     engine.ready()
     assert engine.evaluate() == before
+
+
+def test_options_come_from_the_engine_registry() -> None:
+    """The options USI ``usi`` prints are the ones the C enumeration lists without hidden
+    ones, with the same types, defaults and ranges; hidden ones are listed on request."""
+    with hayanagi.Engine() as engine:
+        engine.usi_command("usi")
+        lines = engine.usi_output(timeout=10.0, until="usiok")
+        usi = [l for l in lines if l.startswith("option name ")]
+        shown = engine.options.all_info(hidden=False)
+        assert [l.split()[2] for l in usi] == [i.name for i in shown] == list(engine.options)
+        for line, info in zip(usi, shown):
+            kind = line.split()[4]
+            assert kind == info.type.name.lower(), line
+            default = line.split(" default ", 1)[1].split(" min ")[0].split(" var ")[0]
+            d = info.default
+            text = ("true" if d else "false") if isinstance(d, bool) else str(d)
+            assert default == (text or "<empty>"), line
+            if info.type == hayanagi.OptionType.SPIN:
+                assert line.endswith(f" min {info.min} max {info.max}"), line
+            if info.type == hayanagi.OptionType.COMBO:
+                assert line.endswith("".join(f" var {c}" for c in info.choices)), line
+        everything = engine.options.all_info(hidden=True)
+        hidden = [i.name for i in everything if i.hidden]
+        assert hidden == ["ParallelMode", "SearchFeatures"]
+        assert not any(h in " ".join(usi) for h in hidden)
+        assert engine.options.info("hash").name == "USI_Hash"
+        assert engine.options.info("USI_Hash").at_ready and not engine.options.info("MultiPV").at_ready
+        engine.options["SearchFeatures"] = "none"
+        assert engine.options["SearchFeatures"] == "none"

@@ -125,6 +125,15 @@ class HayanagiError(Exception):
         return int(self.status)
 
 
+class InvalidArgumentError(HayanagiError, ValueError):
+    """``HAYANAGI_INVALID_ARG``: the engine rejected a value (an option value or name, a
+    limit, an index). A ``ValueError`` too, as Python code expects of a bad argument."""
+
+
+def _error(status: int, message: str) -> HayanagiError:
+    return (InvalidArgumentError if status == N.INVALID_ARG else HayanagiError)(status, message)
+
+
 class EngineClosedError(ValueError):
     """A method was called on a closed Engine or Table."""
 
@@ -595,37 +604,95 @@ def _format_option(value: OptionValue) -> str:
     return str(value)
 
 
+class OptionType(IntEnum):
+    SPIN = N.OPTION_SPIN
+    CHECK = N.OPTION_CHECK
+    COMBO = N.OPTION_COMBO
+    STRING = N.OPTION_STRING
+    FILENAME = N.OPTION_FILENAME
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One engine option as the engine's option registry describes it: values are typed
+    (``int`` for spin, ``bool`` for check, ``str`` otherwise)."""
+
+    name: str
+    type: OptionType
+    default: OptionValue
+    #: The range of a spin option (None otherwise).
+    min: Optional[int]
+    max: Optional[int]
+    #: The words of a combo option (empty otherwise).
+    choices: Tuple[str, ...]
+    #: A developer or tuning option, not shown by USI ``usi``.
+    hidden: bool
+    #: Checked when set, used at the next ``ready()`` (table size, files).
+    at_ready: bool
+    help: str
+
+
+def _typed(kind: OptionType, text: str) -> OptionValue:
+    if kind == OptionType.SPIN:
+        return int(text)
+    if kind == OptionType.CHECK:
+        return text == "true"
+    return text
+
+
 class Options(MutableMapping):  # type: ignore[type-arg]
-    """The engine's options as a dict: ``engine.options["MultiPV"] = 3`` sets the option
-    (validated at once: HayanagiError INVALID_ARG or BUSY); reading gives the value set
-    through this object (names are case-insensitive, as in USI)."""
+    """The engine's options as a dict, read from the engine itself: ``engine.options["MultiPV"]
+    = 3`` sets the option (validated at once: ``ValueError`` for a bad value or name,
+    HayanagiError BUSY during a search); ``engine.options["MultiPV"]`` reads the value the
+    engine holds, typed (``int``, ``bool`` or ``str``). Names are case-insensitive, as in
+    USI. Iterating lists the options a GUI is shown; :meth:`info` describes each one,
+    :meth:`all_info` the hidden ones too."""
 
     def __init__(self, engine: "Engine") -> None:
         self._engine = weakref.ref(engine)
-        self._values: Dict[str, Tuple[str, str]] = {}  # lower name -> (name, value)
 
-    def __getitem__(self, name: str) -> str:
-        return self._values[name.lower()][1]
-
-    def __setitem__(self, name: str, value: OptionValue) -> None:
+    def _live(self) -> "Engine":
         engine = self._engine()
         if engine is None:
             raise EngineClosedError("the engine is gone")
-        text = _format_option(value)
-        engine._set_option_raw(name, text)
-        self._values[name.lower()] = (name, text)
+        return engine
+
+    def __getitem__(self, name: str) -> OptionValue:
+        engine = self._live()
+        info = engine._option_info_by_name(name)
+        if info is None:
+            raise KeyError(name)
+        return _typed(info.type, engine._get_option_raw(info.name))
+
+    def __setitem__(self, name: str, value: OptionValue) -> None:
+        self._live()._set_option_raw(name, _format_option(value))
 
     def __delitem__(self, name: str) -> None:
         raise TypeError("options cannot be removed (set a value instead)")
 
     def __iter__(self) -> Iterator[str]:
-        return iter([n for n, _ in self._values.values()])
+        return iter([i.name for i in self._live()._option_infos(False)])
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._live()._option_infos(False))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._live()._option_info_by_name(name) is not None
+
+    def info(self, name: str) -> OptionInfo:
+        """The description of option ``name`` (hidden ones too); KeyError if unknown."""
+        info = self._live()._option_info_by_name(name)
+        if info is None:
+            raise KeyError(name)
+        return info
+
+    def all_info(self, hidden: bool = True) -> List[OptionInfo]:
+        """Every option's description, in the order USI ``usi`` prints them (with the hidden
+        developer options when ``hidden``)."""
+        return list(self._live()._option_infos(hidden))
 
     def __repr__(self) -> str:
-        return repr({n: v for n, v in self._values.values()})
+        return repr(dict(self.items()))
 
 
 # ----- the engine ----------------------------------------------------------------------------
@@ -712,7 +779,7 @@ class Engine:
         msg = _thread_last_error()
         if not msg:
             msg = self.last_error()
-        raise HayanagiError(st, msg)
+        raise _error(st, msg)
 
     def last_error(self) -> str:
         """This engine's last error message."""
@@ -733,6 +800,68 @@ class Engine:
 
     def _set_option_raw(self, name: str, value: str) -> None:
         self._call("hayanagi_engine_set_option", _enc(name, "name"), _enc(value, "value"))
+
+    def _get_option_raw(self, name: str) -> str:
+        key = _enc(name, "name")
+        with self._h as h:
+            return _copy_out(lambda b, c, n: self._lib.hayanagi_engine_get_option(h, key, b, c, n), self._check)
+
+    def _option_text(self, name: str, what: int) -> str:
+        key = _enc(name, "name")
+        with self._h as h:
+            return _copy_out(
+                lambda b, c, n: self._lib.hayanagi_engine_option_text(h, key, what, b, c, n), self._check
+            )
+
+    def _option_infos(self, hidden: bool) -> List[OptionInfo]:
+        # The registry is fixed for a library: read it once per engine and kind of list.
+        cache: Dict[bool, List[OptionInfo]] = self.__dict__.setdefault("_option_cache", {})
+        if hidden not in cache:
+            cache[hidden] = self._read_option_infos(hidden)
+        return cache[hidden]
+
+    def _read_option_infos(self, hidden: bool) -> List[OptionInfo]:
+        flags = N.OPTION_HIDDEN if hidden else 0
+        count = ctypes.c_size_t(0)
+        with self._h as h:
+            self._check(self._lib.hayanagi_engine_option_count(h, flags, ctypes.byref(count)))
+        out = []
+        for i in range(count.value):
+            raw = N.hayanagi_option_info()
+            with self._h as h:
+                name = _copy_out(
+                    lambda b, c, n: self._lib.hayanagi_engine_option_info(h, i, flags, ctypes.byref(raw), b, c, n),
+                    self._check,
+                    64,
+                )
+            kind = OptionType(raw.kind)
+            spin = kind == OptionType.SPIN
+            choices = self._option_text(name, N.OPTION_TEXT_CHOICES).split()
+            out.append(
+                OptionInfo(
+                    name=name,
+                    type=kind,
+                    default=_typed(kind, self._option_text(name, N.OPTION_TEXT_DEFAULT)),
+                    min=raw.min if spin else None,
+                    max=raw.max if spin else None,
+                    choices=tuple(choices),
+                    hidden=bool(raw.flags & N.OPTION_HIDDEN),
+                    at_ready=bool(raw.flags & N.OPTION_AT_READY),
+                    help=self._option_text(name, N.OPTION_TEXT_HELP),
+                )
+            )
+        return out
+
+    def _option_info_by_name(self, name: str) -> Optional[OptionInfo]:
+        if not isinstance(name, str):
+            return None
+        try:
+            usi_name = self._option_text(name, N.OPTION_TEXT_USI).split()[2]
+        except HayanagiError as e:
+            if e.status == N.INVALID_ARG:
+                return None
+            raise
+        return next((i for i in self._option_infos(True) if i.name == usi_name), None)
 
     @property
     def options(self) -> Options:

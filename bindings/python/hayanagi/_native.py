@@ -60,6 +60,18 @@ EVENT_MATE = 3
 
 MATE_ANY_LENGTH = 1
 
+OPTION_SPIN = 0
+OPTION_CHECK = 1
+OPTION_COMBO = 2
+OPTION_STRING = 3
+OPTION_FILENAME = 4
+OPTION_HIDDEN = 1
+OPTION_AT_READY = 2
+OPTION_TEXT_DEFAULT = 0
+OPTION_TEXT_CHOICES = 1
+OPTION_TEXT_HELP = 2
+OPTION_TEXT_USI = 3
+
 # ----- opaque handles and structs (named as in the header) -----------------------------------
 
 
@@ -144,6 +156,16 @@ class hayanagi_tt_probe(Structure):
     ]
 
 
+class hayanagi_option_info(Structure):
+    _fields_ = [
+        ("kind", c_int32),
+        ("flags", c_uint32),
+        ("min", c_int64),
+        ("max", c_int64),
+        ("choices", c_uint32),
+    ]
+
+
 # ----- callback types ------------------------------------------------------------------------
 
 hayanagi_info_callback = CFUNCTYPE(None, c_void_p, POINTER(hayanagi_info), c_char_p)
@@ -172,6 +194,13 @@ PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "hayanagi_engine_free": (c_int32, [_E]),
     "hayanagi_engine_last_error": (c_int32, [_E, _BUF, c_size_t, _LEN]),
     "hayanagi_engine_set_option": (c_int32, [_E, c_char_p, c_char_p]),
+    "hayanagi_engine_get_option": (c_int32, [_E, c_char_p, _BUF, c_size_t, _LEN]),
+    "hayanagi_engine_option_count": (c_int32, [_E, c_uint32, _LEN]),
+    "hayanagi_engine_option_info": (
+        c_int32,
+        [_E, c_size_t, c_uint32, POINTER(hayanagi_option_info), _BUF, c_size_t, _LEN],
+    ),
+    "hayanagi_engine_option_text": (c_int32, [_E, c_char_p, c_int32, _BUF, c_size_t, _LEN]),
     "hayanagi_engine_ready": (c_int32, [_E]),
     "hayanagi_engine_new_game": (c_int32, [_E]),
     "hayanagi_engine_set_position": (c_int32, [_E, c_char_p]),
