@@ -279,6 +279,27 @@ macro_rules! check {
     };
 }
 
+/// A file or folder option over a string field, used at `ready`; `store` makes the stored
+/// text of the value.
+macro_rules! path {
+    ($name:literal, $kind:expr, |$o:ident| $field:expr, $store:expr, $help:literal) => {
+        OptionDef {
+            name: $name,
+            aliases: &[],
+            kind: $kind,
+            hidden: false,
+            at_ready: true,
+            help: $help,
+            side_effect: SideEffect::None,
+            read: |$o| $field.clone(),
+            write: |$o, v| {
+                $field = $store(text(v));
+                Ok(())
+            },
+        }
+    };
+}
+
 /// Every option, in the order a GUI shows them.
 pub static OPTIONS: &[OptionDef] = &[
     OptionDef {
@@ -319,20 +340,13 @@ pub static OPTIONS: &[OptionDef] = &[
     spin!("DrawValueBlack", -30_000, 30_000, |o| o.draw_value[0], "what a repetition draw is worth to the engine playing black (cp)"),
     spin!("DrawValueWhite", -30_000, 30_000, |o| o.draw_value[1], "what a repetition draw is worth to the engine playing white (cp)"),
     check!("USI_OwnBook", |o| o.own_book, "play from `BookFile`"),
-    OptionDef {
-        name: "BookFile",
-        aliases: &[],
-        kind: ValueKind::Filename,
-        hidden: false,
-        at_ready: true,
-        help: "YaneuraOu \"DB2016\" text book, loaded at `isready`; moves chosen by their count; bad lines skipped with a warning",
-        side_effect: SideEffect::None,
-        read: |o| o.book_file.clone(),
-        write: |o, v| {
-            o.book_file = text(v).trim().to_string();
-            Ok(())
-        },
-    },
+    path!(
+        "BookFile",
+        ValueKind::Filename,
+        |o| o.book_file,
+        |v: &str| v.trim().to_string(),
+        "YaneuraOu \"DB2016\" text book, loaded at `isready`; moves chosen by their count; bad lines skipped with a warning"
+    ),
     spin!("SkillLevel", 0, FULL_STRENGTH, |o| o.skill_level, "below 20: depth capped at level + 1, four root moves compared, a worse move chosen with weight exp(-loss / ((20 - level) x 15 cp))"),
     OptionDef {
         side_effect: SideEffect::Reseed,
@@ -382,36 +396,22 @@ pub static OPTIONS: &[OptionDef] = &[
             Ok(())
         },
     },
-    OptionDef {
-        name: "EvalFile",
-        aliases: &[],
-        kind: ValueKind::Filename,
-        hidden: false,
-        at_ready: true,
-        help: "an NNUE net, YaneuraOu `nn.bin` HalfKP 256x2-32-32, loaded at `isready` (see \"NNUE evaluation\" below); empty or `<empty>`: the hand-crafted evaluation",
-        side_effect: SideEffect::None,
-        read: |o| o.eval_file.clone(),
-        // Made absolute now, so that a later change of working directory does not change
-        // which file it names.
-        write: |o, v| {
-            o.eval_file = absolute_path(text(v));
-            Ok(())
-        },
-    },
-    OptionDef {
-        name: "EvalDir",
-        aliases: &[],
-        kind: ValueKind::String,
-        hidden: false,
-        at_ready: true,
-        help: "a folder holding `nn.bin` (YaneuraOu's option), used when `EvalFile` is empty",
-        side_effect: SideEffect::None,
-        read: |o| o.eval_dir.clone(),
-        write: |o, v| {
-            o.eval_dir = absolute_path(text(v));
-            Ok(())
-        },
-    },
+    // Paths are made absolute when set, so that a later change of working directory does
+    // not change which file they name.
+    path!(
+        "EvalFile",
+        ValueKind::Filename,
+        |o| o.eval_file,
+        absolute_path,
+        "an NNUE net, YaneuraOu `nn.bin` HalfKP 256x2-32-32, loaded at `isready` (see \"NNUE evaluation\" below); empty or `<empty>`: the hand-crafted evaluation"
+    ),
+    path!(
+        "EvalDir",
+        ValueKind::String,
+        |o| o.eval_dir,
+        absolute_path,
+        "a folder holding `nn.bin` (YaneuraOu's option), used when `EvalFile` is empty"
+    ),
     spin!("FV_SCALE", 1, 128, |o| o.fv_scale, "the net's output is divided by this (Suisho5 recommends 24)"),
 ];
 

@@ -348,6 +348,17 @@ macro_rules! require {
     };
 }
 
+/// Borrow a NUL-terminated UTF-8 argument, or fail with its status (NULL_ARG, INVALID_ARG)
+/// recorded on the engine.
+macro_rules! str_arg {
+    ($e:expr, $ptr:expr, $name:expr) => {
+        match read_str($ptr, $name) {
+            Ok(s) => s,
+            Err((st, m)) => return $e.fail(st, m),
+        }
+    };
+}
+
 // ----- library-wide ----------------------------------------------------------------------
 
 /// The ABI version (`HAYANAGI_ABI_VERSION` of the header the library was built with).
@@ -621,14 +632,8 @@ pub extern "C" fn hayanagi_engine_set_option(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        let name = match read_str(name, "name") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
-        let value = match read_str(value, "value") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
+        let name = str_arg!(e, name, "name");
+        let value = str_arg!(e, value, "value");
         e.status_of(e.engine.set_option(name, value))
     })
 }
@@ -648,10 +653,7 @@ pub extern "C" fn hayanagi_engine_get_option(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        let name = match read_str(name, "name") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
+        let name = str_arg!(e, name, "name");
         match e.engine.get_option(name) {
             Ok(value) => {
                 let st = copy_out(&value, buf, cap, out_len);
@@ -730,10 +732,7 @@ pub extern "C" fn hayanagi_engine_option_text(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        let name = match read_str(name, "name") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
+        let name = str_arg!(e, name, "name");
         let Some(def) = crate::options::find(name) else {
             return e.engine_error(EngineError::UnknownOption(name.to_string()));
         };
@@ -808,10 +807,7 @@ pub extern "C" fn hayanagi_engine_set_position(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        let text = match read_str(position, "position") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
+        let text = str_arg!(e, position, "position");
         e.status_of(e.engine.set_position(text))
     })
 }
@@ -1301,10 +1297,7 @@ pub extern "C" fn hayanagi_engine_probe_tt(
         let probe = if position.is_null() {
             e.engine.probe_tt()
         } else {
-            let text = match read_str(position, "position") {
-                Ok(s) => s,
-                Err((st, m)) => return e.fail(st, m),
-            };
+            let text = str_arg!(e, position, "position");
             match Position::from_usi_position(text) {
                 Ok(p) => e.engine.probe_tt_at(&p),
                 Err(err) => return e.engine_error(EngineError::Position(err)),
@@ -1420,10 +1413,7 @@ pub extern "C" fn hayanagi_engine_is_legal(
     ffi_boundary(|| {
         let e = engine_ref!(engine);
         require!(e, out, "out");
-        let text = match read_str(usi_move, "usi_move") {
-            Ok(s) => s,
-            Err((st, m)) => return e.fail(st, m),
-        };
+        let text = str_arg!(e, usi_move, "usi_move");
         let ok = e.engine.position().parse_usi_move(text).is_ok();
         // SAFETY: non-null out-param.
         unsafe { out.write(ok) };
