@@ -627,7 +627,7 @@ hayanagi_status hayanagi_engine_option_text(const struct hayanagi_engine *engine
 hayanagi_status hayanagi_engine_ready(struct hayanagi_engine *engine);
 
 /**
- * Start a new game (clears the table).
+ * Start a new game: clears the table and, at the next search, the move-ordering history.
  */
 hayanagi_status hayanagi_engine_new_game(struct hayanagi_engine *engine);
 

@@ -230,6 +230,8 @@ struct Shared {
     mate_threads: Mutex<Vec<JoinHandle<()>>>,
     /// Set when a search thread panicked: the engine refuses further searches.
     poisoned: std::sync::atomic::AtomicBool,
+    /// Set by `new_game`: the next search starts with empty move-ordering histories.
+    new_game_pending: std::sync::atomic::AtomicBool,
     /// Source of book and skill choices (`RandomSeed`).
     rng: Mutex<Rng>,
     /// The loaded book and the file it came from.
@@ -329,6 +331,7 @@ impl Engine {
                 last_mate: Mutex::new(None),
                 mate_threads: Mutex::new(Vec::new()),
                 poisoned: std::sync::atomic::AtomicBool::new(false),
+                new_game_pending: std::sync::atomic::AtomicBool::new(false),
                 rng: Mutex::new(Rng::from_entropy()),
                 book: Mutex::new((String::new(), None)),
                 net: Mutex::new(NetSlot::default()),
@@ -674,14 +677,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Start a new game: forget the table's contents.
+    /// Start a new game: forget the table's contents and the move-ordering histories.
     pub fn new_game(&self) -> Result<(), EngineError> {
         let ready = self.ready();
         if let Err(EngineError::Busy) = ready {
             return ready;
         }
-        // Also when a net failed to load: the new game still starts clean.
+        // Also when a net failed to load: the new game still starts clean, the table now and
+        // the search threads' histories at the next search.
         self.tt().clear();
+        self.shared.new_game_pending.store(true, Ordering::Release);
         // A fixed seed repeats the same choices in every game.
         let seed = self.shared.options.lock().random_seed;
         *self.shared.rng.lock() = seeded_rng(seed);
@@ -833,6 +838,7 @@ impl Engine {
             skill: Skill::new(opts.skill_level, self.shared.rng.lock().next_u64()),
             book_move,
             eval: self.eval_config(),
+            fresh_history: self.shared.new_game_pending.swap(false, Ordering::AcqRel),
             ..SearchConfig::default()
         };
         let shared = self.shared.clone();

@@ -335,3 +335,22 @@ fn engines_do_not_share_tables_unless_asked() {
     b.share_tt(a.tt()).unwrap();
     assert!(b.probe_tt().is_some());
 }
+
+/// `new_game` forgets what earlier games taught the search (table and histories): the same
+/// search after it counts the same nodes as in a fresh engine, whatever was searched before.
+#[test]
+fn a_new_game_searches_like_a_fresh_engine() {
+    let nodes_after_new_game = |warm_up: bool| {
+        let e = Engine::new();
+        e.set_option("RootMateSearch", "false").unwrap();
+        if warm_up {
+            e.set_position("startpos moves 2g2f 8c8d 2f2e").unwrap();
+            e.search_blocking(Limits::depth(7)).unwrap();
+        }
+        e.new_game().unwrap();
+        e.set_position("startpos").unwrap();
+        e.search_blocking(Limits::depth(7)).unwrap().nodes
+    };
+    let fresh = nodes_after_new_game(false);
+    assert_eq!(nodes_after_new_game(true), fresh);
+}

@@ -510,7 +510,7 @@ public:
 
     /// Apply deferred work (table resize): the USI isready step.
     void ready() { check(hayanagi_engine_ready(engine_)); }
-    /// Start a new game (clears the table).
+    /// Start a new game: clears the table and, at the next search, the move-ordering history.
     void new_game() { check(hayanagi_engine_new_game(engine_)); }
     /// USI position syntax: "startpos", "sfen <SFEN>" or a bare SFEN, optionally followed
     /// by "moves m1 m2 ...". Throws HAYANAGI_PARSE (bad SFEN) or HAYANAGI_ILLEGAL_MOVE; the

@@ -854,7 +854,7 @@ namespace Hayanagi
         /// <summary>Apply deferred work (table resize, book): the USI isready step.</summary>
         public void Ready() { Check(Native.hayanagi_engine_ready(handle)); }
 
-        /// <summary>Start a new game (clears the table).</summary>
+        /// <summary>Start a new game: clears the table and, at the next search, the move-ordering history.</summary>
         public void NewGame() { Check(Native.hayanagi_engine_new_game(handle)); }
 
         /// <summary>USI position syntax: "startpos", "sfen &lt;SFEN&gt;" or a bare SFEN,

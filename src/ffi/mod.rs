@@ -787,7 +787,7 @@ pub extern "C" fn hayanagi_engine_ready(engine: *mut hayanagi_engine) -> hayanag
     })
 }
 
-/// Start a new game (clears the table).
+/// Start a new game: clears the table and, at the next search, the move-ordering history.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_new_game(engine: *mut hayanagi_engine) -> hayanagi_status {
     ffi_boundary(|| {

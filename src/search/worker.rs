@@ -141,6 +141,9 @@ pub struct SearchConfig {
     pub book_move: Option<(Move, Option<Move>)>,
     /// The evaluation: a loaded net and `FV_SCALE`, or the hand-crafted one.
     pub eval: EvalConfig,
+    /// Forget the move-ordering history of earlier searches (the first search of a new
+    /// game).
+    pub fresh_history: bool,
 }
 
 impl Default for SearchConfig {
@@ -156,6 +159,7 @@ impl Default for SearchConfig {
             skill: None,
             book_move: None,
             eval: EvalConfig::default(),
+            fresh_history: false,
         }
     }
 }
@@ -410,9 +414,13 @@ impl Worker {
         self.completed_depth = 0;
         self.last_info_ms = None;
         self.last_reported.clear();
-        // Killers belong to the last search's plies; history carries over.
-        for k in &mut self.heur.killers {
-            *k = [Move::NONE; 2];
+        // Killers belong to the last search's plies; history carries over within a game.
+        if self.config.fresh_history {
+            self.heur.clear();
+        } else {
+            for k in &mut self.heur.killers {
+                *k = [Move::NONE; 2];
+            }
         }
     }
 

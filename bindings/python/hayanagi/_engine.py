@@ -886,7 +886,7 @@ class Engine:
         self._call("hayanagi_engine_ready")
 
     def new_game(self) -> None:
-        """Start a new game (clears the table)."""
+        """Start a new game: clears the table and, at the next search, the move-ordering history."""
         self._call("hayanagi_engine_new_game")
 
     def set_position(self, position: PositionLike = "startpos", moves: Optional[Iterable[str]] = None) -> None:
