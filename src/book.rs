@@ -161,7 +161,7 @@ fn parse_move_line(pos: &Position, line: &str) -> Result<BookMove, String> {
         ));
     }
     let mv = Move::from_usi(fields[0])
-        .filter(|&m| pos.is_pseudo_legal(m) && pos.is_legal(m))
+        .filter(|&m| pos.is_legal(m))
         .ok_or_else(|| format!("move '{}' is not legal in the position", fields[0]))?;
     let number = |i: usize, name: &str| -> Result<i64, String> {
         match fields.get(i) {
@@ -179,8 +179,7 @@ fn parse_move_line(pos: &Position, line: &str) -> Result<BookMove, String> {
     }
     let mut after = pos.clone();
     after.do_move(mv);
-    let ponder =
-        Move::from_usi(fields[1]).filter(|&p| after.is_pseudo_legal(p) && after.is_legal(p));
+    let ponder = Move::from_usi(fields[1]).filter(|&p| after.is_legal(p));
     Ok(BookMove {
         mv,
         ponder,

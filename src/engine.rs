@@ -727,8 +727,7 @@ impl Engine {
     /// What the table holds for `pos`.
     pub fn probe_tt_at(&self, pos: &Position) -> Option<TtProbe> {
         let mut p = self.probe_tt_key(pos.key())?;
-        p.best_move =
-            Some(p.raw_move).filter(|&m| m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m));
+        p.best_move = Some(p.raw_move).filter(|&m| m.is_some() && pos.is_legal(m));
         Some(p)
     }
 
@@ -765,7 +764,7 @@ impl Engine {
         }
         let pos = self.shared.position.lock().clone();
         for &m in &limits.searchmoves {
-            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+            if !pos.is_legal(m) {
                 return Err(EngineError::InvalidLimits(format!(
                     "searchmoves: {m} is not legal"
                 )));

@@ -624,7 +624,7 @@ impl Worker {
             return Some(BestMove::Win);
         }
         if let Some((best, ponder)) = self.config.book_move {
-            if self.pos.is_pseudo_legal(best) && self.pos.is_legal(best) {
+            if self.pos.is_legal(best) {
                 self.root_moves = vec![RootMove::unsearched(
                     std::iter::once(best).chain(ponder).collect(),
                 )];
@@ -787,7 +787,7 @@ impl Worker {
             .tt
             .probe(self.pos.key())
             .map(|e| e.mv)
-            .filter(|&m| m.is_some() && self.pos.is_pseudo_legal(m) && self.pos.is_legal(m));
+            .filter(|&m| m.is_some() && self.pos.is_legal(m));
         self.pos.undo_move();
         m
     }
@@ -1182,7 +1182,7 @@ impl Worker {
 
     /// A move from the table is used only if it is legal here (keys can collide).
     fn valid_tt_move(&self, m: Move) -> bool {
-        m.is_some() && self.pos.is_pseudo_legal(m) && self.pos.is_legal(m)
+        m.is_some() && self.pos.is_legal(m)
     }
 
     /// seeds ch. 9.2: the five conditions.

@@ -1,7 +1,8 @@
 //! Move generation.
 //!
 //! [`generate`] produces pseudo-legal moves (every rule except: own king left in check, pins,
-//! and pawn-drop mate), for callers that check [`Position::is_legal`] lazily.
+//! and pawn-drop mate), for callers that check [`Position::is_legal_if_pseudo_legal`]
+//! lazily.
 //! [`generate_legal`] and [`legal_moves`] settle those three during generation instead:
 //! pinned pieces move only along their pin line, king moves are checked against the
 //! enemy's attacks, and the one pawn drop that could mate is examined.

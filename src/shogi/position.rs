@@ -556,10 +556,18 @@ impl Position {
         true
     }
 
-    /// Legality of a pseudo-legal move: own king not left in check, pins respected, no
-    /// pawn-drop mate.
+    /// Is `m` one of the legal moves here? Any bit pattern will do (a move from a hash
+    /// table, a book or a host): it is exactly the generator's answer.
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.is_legal_if_pseudo_legal(m)
+    }
+
+    /// The fast path of [`Position::is_legal`] for a move already known to be pseudo-legal
+    /// (a generated move): own king not left in check, pins respected, no pawn-drop mate.
+    /// For any other move the answer means nothing.
+    #[inline]
+    pub fn is_legal_if_pseudo_legal(&self, m: Move) -> bool {
         let us = self.side;
         if m.is_drop() {
             if m.dropped() == PieceType::Pawn {
@@ -584,8 +592,8 @@ impl Position {
 
     /// Is `m` a pseudo-legal move here: right piece, reachable square, promotion rules,
     /// drop rules (including nifu) and, when in check, an evasion? Accepts any bit
-    /// pattern, so it validates moves from a hash table or a host. A move that is both
-    /// pseudo-legal and `is_legal` is exactly one of the generator's legal moves.
+    /// pattern, so it validates moves from a hash table or a host; [`Position::is_legal`]
+    /// adds the rest of legality.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
         if !m.is_well_formed() {
             return false;

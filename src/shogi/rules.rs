@@ -206,7 +206,7 @@ impl Position {
         let ksq = self.king_square(us)?;
         let target = try_square(us);
         let m = Move::normal(ksq, target, false);
-        (ksq != target && self.is_pseudo_legal(m) && self.is_legal(m)).then_some(m)
+        (ksq != target && self.is_legal(m)).then_some(m)
     }
 
     /// The state of the game in this position under `rules`: a fourfold repetition (draw,

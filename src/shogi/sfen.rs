@@ -626,7 +626,7 @@ impl Position {
         let Some(m) = Move::from_usi(text) else {
             return Err(MoveError::Malformed(text.to_string()));
         };
-        if self.is_pseudo_legal(m) && self.is_legal(m) {
+        if self.is_legal(m) {
             Ok(m)
         } else {
             Err(MoveError::Illegal(text.to_string()))

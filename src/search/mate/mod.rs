@@ -422,7 +422,7 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
         return false;
     }
     for (i, &m) in line.iter().enumerate() {
-        if !p.is_pseudo_legal(m) || !p.is_legal(m) {
+        if !p.is_legal(m) {
             return false;
         }
         p.do_move(m);
