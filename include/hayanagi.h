@@ -52,6 +52,15 @@
  *   - Every successful go() yields exactly one best move ("resign" when mated, "win" for
  *     an entering-king declaration), also when stopped at once.
  *
+ * ABI growth
+ *   - HAYANAGI_ABI_VERSION changes only with an incompatible change. An existing struct's
+ *     layout never changes: new fields come as new structs or functions, or at the end of
+ *     a struct that begins with struct_size (hayanagi_limits, hayanagi_engine_config). Such
+ *     a struct is accepted with any struct_size from its first version's size on: fields a
+ *     smaller (older) struct lacks take their defaults, fields of a larger (newer) one that
+ *     this library does not know are ignored. Status codes and constants keep their numbers
+ *     forever; a retired one's number is never reused.
+ *
  * Memory
  *   - Memory whose size the host chooses (USI_Hash / hash_mib, hayanagi_table_new, MateHash,
  *     a book file, an NNUE net) never aborts the process: a request above 7/8 of the memory
@@ -257,7 +266,8 @@ typedef struct hayanagi_limits {
 } hayanagi_limits;
 
 /**
- * Options for `hayanagi_engine_new`. Set `struct_size = sizeof(hayanagi_engine_config)`.
+ * Options for `hayanagi_engine_new`. Set `struct_size = sizeof(hayanagi_engine_config)`
+ * (any size from this first version's on is accepted: see "ABI growth" at the top).
  */
 typedef struct hayanagi_engine_config {
   size_t struct_size;
@@ -528,7 +538,8 @@ hayanagi_status hayanagi_table_free(struct hayanagi_table *table);
 
 /**
  * Create an engine. `config` may be NULL (defaults); when given, its `struct_size` must be
- * at least the size of the first version of the struct. `HAYANAGI_NO_MEMORY` when the
+ * at least the size of the first version of the struct (a larger one, from a newer
+ * header, is fine: the fields this library does not know are ignored). `HAYANAGI_NO_MEMORY` when the
  * table (`config->hash_mib`) cannot be had; nothing is created then.
  */
 hayanagi_status hayanagi_engine_new(const struct hayanagi_engine_config *config,

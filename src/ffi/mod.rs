@@ -359,6 +359,29 @@ macro_rules! str_arg {
     };
 }
 
+/// Read a host struct that begins with `struct_size` (see "ABI growth" in the header): a
+/// size below `first_version` is refused (None); the fields a smaller, older struct lacks
+/// keep their value in `defaults`, and bytes past ours (a newer host's fields) are ignored.
+///
+/// # Safety
+/// `ptr` is non-null, `T` is a `repr(C)` struct of plain data whose first field is
+/// `struct_size: usize`, and the host's struct really has `struct_size` readable bytes.
+unsafe fn read_versioned<T: Copy>(ptr: *const T, first_version: usize, defaults: T) -> Option<T> {
+    // SAFETY: the caller's promise: the first field is a usize.
+    let size = unsafe { (ptr as *const usize).read() };
+    if size < first_version {
+        return None;
+    }
+    let mut value = defaults;
+    let n = size.min(std::mem::size_of::<T>());
+    // SAFETY: `n` bytes are readable at `ptr` (the host's size, at most ours) and writable
+    // in `value`; the two do not overlap.
+    unsafe {
+        std::ptr::copy_nonoverlapping(ptr as *const u8, &mut value as *mut T as *mut u8, n);
+    }
+    Some(value)
+}
+
 // ----- library-wide ----------------------------------------------------------------------
 
 /// The ABI version (`HAYANAGI_ABI_VERSION` of the header the library was built with).
@@ -470,7 +493,8 @@ pub extern "C" fn hayanagi_table_free(table: *mut hayanagi_table) -> hayanagi_st
 // ----- engine lifetime ---------------------------------------------------------------------
 
 /// Create an engine. `config` may be NULL (defaults); when given, its `struct_size` must be
-/// at least the size of the first version of the struct. `HAYANAGI_NO_MEMORY` when the
+/// at least the size of the first version of the struct (a larger one, from a newer
+/// header, is fine: the fields this library does not know are ignored). `HAYANAGI_NO_MEMORY` when the
 /// table (`config->hash_mib`) cannot be had; nothing is created then.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_new(
@@ -490,14 +514,20 @@ pub extern "C" fn hayanagi_engine_new(
             }
         };
         if !config.is_null() {
-            // SAFETY: non-null; struct_size is read first to learn how much may be read.
-            let size = unsafe { std::ptr::addr_of!((*config).struct_size).read() };
-            if size < std::mem::size_of::<hayanagi_engine_config>() {
-                set_thread_error("config.struct_size is smaller than hayanagi_engine_config");
+            // SAFETY: non-null; the header requires `struct_size` to tell the size.
+            let c = unsafe {
+                read_versioned(
+                    config,
+                    types::ENGINE_CONFIG_V1_SIZE,
+                    types::default_config(),
+                )
+            };
+            let Some(c) = c else {
+                set_thread_error(
+                    "config.struct_size is smaller than the first hayanagi_engine_config",
+                );
                 return HAYANAGI_INVALID_ARG;
-            }
-            // SAFETY: the host says the struct is at least this large.
-            let c = unsafe { config.read() };
+            };
             if c.hash_mib != 0 {
                 if let Err(e) = engine.set_option("Hash", &c.hash_mib.to_string()) {
                     set_thread_error(&e.to_string());
@@ -874,16 +904,18 @@ pub extern "C" fn hayanagi_engine_go(
             types::default_limits()
         } else {
             // SAFETY: non-null; the header requires a hayanagi_limits initialised by
-            // hayanagi_limits_init (struct_size checked next).
-            let size = unsafe { std::ptr::addr_of!((*limits).struct_size).read() };
-            if size < std::mem::size_of::<hayanagi_limits>() {
-                return e.fail(
-                    HAYANAGI_INVALID_ARG,
-                    "limits.struct_size is too small (call hayanagi_limits_init)",
-                );
+            // hayanagi_limits_init, whose `struct_size` tells its size.
+            let l =
+                unsafe { read_versioned(limits, types::LIMITS_V1_SIZE, types::default_limits()) };
+            match l {
+                Some(l) => l,
+                None => {
+                    return e.fail(
+                        HAYANAGI_INVALID_ARG,
+                        "limits.struct_size is too small (call hayanagi_limits_init)",
+                    )
+                }
             }
-            // SAFETY: as above.
-            unsafe { limits.read() }
         };
         let pos = e.engine.position();
         let limits = match limits_from_c(e, &l, &pos) {

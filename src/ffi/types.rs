@@ -117,7 +117,8 @@ pub const HAYANAGI_GAME_CHECKMATE: i32 = 2;
 pub const HAYANAGI_GAME_PERPETUAL_CHECK: i32 = 3;
 pub const HAYANAGI_GAME_DECLARATION: i32 = 4;
 
-/// Options for `hayanagi_engine_new`. Set `struct_size = sizeof(hayanagi_engine_config)`.
+/// Options for `hayanagi_engine_new`. Set `struct_size = sizeof(hayanagi_engine_config)`
+/// (any size from this first version's on is accepted: see "ABI growth" at the top).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct hayanagi_engine_config {
@@ -151,6 +152,22 @@ pub struct hayanagi_limits {
     pub multipv: u32,
     /// Space-separated USI moves to restrict the root to, or NULL.
     pub searchmoves: *const c_char,
+}
+
+/// Size of the first version of `hayanagi_engine_config`: the smallest `struct_size`
+/// accepted, forever (its fields up to `threads`).
+pub(super) const ENGINE_CONFIG_V1_SIZE: usize =
+    std::mem::offset_of!(hayanagi_engine_config, threads) + std::mem::size_of::<u32>();
+/// Size of the first version of `hayanagi_limits` (its fields up to `searchmoves`).
+pub(super) const LIMITS_V1_SIZE: usize =
+    std::mem::offset_of!(hayanagi_limits, searchmoves) + std::mem::size_of::<*const c_char>();
+
+pub(super) fn default_config() -> hayanagi_engine_config {
+    hayanagi_engine_config {
+        struct_size: std::mem::size_of::<hayanagi_engine_config>(),
+        hash_mib: 0,
+        threads: 0,
+    }
 }
 
 pub(super) fn default_limits() -> hayanagi_limits {

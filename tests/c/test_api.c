@@ -178,6 +178,34 @@ static void test_engine_lifetime(void) {
     c.struct_size = 0;
     CHECK_ST(hayanagi_engine_new(&c, &e), HAYANAGI_INVALID_ARG);
     CHECK(e == NULL);
+    /* A host built against a newer header passes a larger struct: accepted, the fields this
+     * library does not know ignored. */
+    {
+        struct {
+            hayanagi_engine_config c;
+            uint64_t from_the_future;
+        } newer;
+        memset(&newer, 0, sizeof newer);
+        newer.c.struct_size = sizeof newer;
+        newer.c.threads = 2;
+        newer.from_the_future = UINT64_MAX;
+        CHECK_ST(hayanagi_engine_new(&newer.c, &e), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
+        e = NULL;
+        struct {
+            hayanagi_limits l;
+            uint64_t from_the_future;
+        } newer_limits;
+        hayanagi_limits_init(&newer_limits.l);
+        newer_limits.l.struct_size = sizeof newer_limits;
+        newer_limits.l.depth = 1;
+        newer_limits.from_the_future = UINT64_MAX;
+        hayanagi_engine *g = NULL;
+        CHECK_ST(hayanagi_engine_new(NULL, &g), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_go(g, &newer_limits.l), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_wait(g, -1), HAYANAGI_OK);
+        CHECK_ST(hayanagi_engine_free(g), HAYANAGI_OK);
+    }
 
     c.struct_size = sizeof c;
     c.threads = 257; /* Threads is 1-256 */
