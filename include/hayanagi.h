@@ -235,9 +235,12 @@ typedef struct hayanagi_table hayanagi_table;
 typedef int32_t hayanagi_status;
 
 /**
- * Limits of a search. Initialise with `hayanagi_limits_init`, then set what you need.
- * Times are milliseconds; negative values (times) or 0 (counts) mean "not set". With
- * nothing set the search is infinite.
+ * Limits of a search. Initialise with `hayanagi_limits_init` (every field "not set"),
+ * then set what you need. Times are milliseconds: negative means "not set", 0 is a real
+ * value (`movetime_ms = 0`: move at once; a clock of 0: a move at once). Counts (`depth`,
+ * `nodes`, `multipv`): 0 means "not set". With nothing set the search runs until stop.
+ * The engine's request rules apply the same to every front end (depth capped at the
+ * deepest iteration, multipv 1-32).
  */
 typedef struct hayanagi_limits {
   size_t struct_size;
@@ -521,7 +524,8 @@ const char *hayanagi_status_str(hayanagi_status status);
 hayanagi_status hayanagi_last_error(char *buf, size_t cap, size_t *out_len);
 
 /**
- * Fill `limits` with defaults: every limit unset (an infinite search unless one is set).
+ * Fill `limits` with defaults: every limit unset (times -1, counts 0, no flags; an
+ * infinite search unless one is set).
  */
 hayanagi_status hayanagi_limits_init(struct hayanagi_limits *limits);
 

@@ -744,7 +744,8 @@ impl Engine {
         })
     }
 
-    /// Start searching the current position. Returns at once.
+    /// Start searching the current position. Returns at once. The request is read as
+    /// [`crate::request::normalize`] says (nothing set: until `stop`).
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
         if !self.is_search_running() {
             // Normally done at `ready`; a host that skipped it still gets its book and its
@@ -763,20 +764,8 @@ impl Engine {
             ));
         }
         let pos = self.shared.position.lock().clone();
-        for &m in &limits.searchmoves {
-            if !pos.is_legal(m) {
-                return Err(EngineError::InvalidLimits(format!(
-                    "searchmoves: {m} is not legal"
-                )));
-            }
-        }
-        if let Some(n) = limits.multipv {
-            if !(1..=MAX_MULTIPV).contains(&n) {
-                return Err(EngineError::InvalidLimits(format!(
-                    "multipv {n} is not in 1..={MAX_MULTIPV}"
-                )));
-            }
-        }
+        // What the request means: one rule for every front end (src/request.rs).
+        let limits = crate::request::normalize(limits, &pos)?;
         let opts = self.shared.options.lock().clone();
         // The threads first: when they cannot be had, the engine stays idle.
         let mut pool = self.pool.lock();

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod eval;
 pub mod ffi;
 pub mod options;
+pub mod request;
 pub mod search;
 pub mod shogi;
 pub mod usi;

@@ -324,7 +324,6 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
             Err(_) => Err(format!("{name}: '{t}' is not a number")),
         }
     };
-    let mut any_limit = false;
     while i < tokens.len() {
         let t = tokens[i];
         match t {
@@ -338,18 +337,17 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
                     "winc" => limits.increment[Color::White.index()] = v,
                     "byoyomi" => limits.byoyomi = v,
                     "movetime" => limits.movetime = Some(v),
-                    "nodes" => limits.nodes = Some(v.max(1)),
-                    "depth" => limits.depth = Some(v.clamp(1, 200) as u32),
+                    "nodes" => limits.nodes = Some(v),
+                    // Clamped by the engine's request rules (src/request.rs).
+                    "depth" => limits.depth = Some(v.min(u32::MAX as u64) as u32),
                     "multipv" => limits.multipv = Some(v.clamp(1, MAX_MULTIPV as u64) as u32),
                     // The time manager plans from the clock alone; accepted for GUIs.
                     _ => {}
                 }
-                any_limit |= t != "movestogo" && t != "multipv";
                 i += 2;
             }
             "infinite" => {
                 limits.infinite = true;
-                any_limit = true;
                 i += 1;
             }
             "ponder" => {
@@ -378,10 +376,8 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
             other => return Err(format!("unknown parameter '{other}'")),
         }
     }
-    if !any_limit && !limits.ponder {
-        // A bare `go` searches until `stop`, as most engines do.
-        limits.infinite = true;
-    }
+    // A bare `go` searches until `stop`: the engine's rule for every front end
+    // (src/request.rs).
     Ok(GoRequest::Search(limits))
 }
 

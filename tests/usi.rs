@@ -557,3 +557,23 @@ fn a_hash_beyond_the_machine_is_an_error_not_an_abort() {
     let (_, status) = e.close();
     assert!(status.success());
 }
+
+/// The engine's request rules (src/request.rs), as the C test_request_rules checks them
+/// through the C ABI: `movetime 0` and a clock of 0 move at once, a huge depth is capped,
+/// a bare `go` runs until `stop`.
+#[test]
+fn request_rules_are_the_engines() {
+    let mut e = UsiProcess::start();
+    e.sync("setoption name RootMateSearch value false");
+    e.send("position startpos");
+    for go in ["go movetime 0", "go btime 0 wtime 0", "go depth 100000 nodes 2000"] {
+        e.send(go);
+        let (best, _) = e.expect("bestmove", is_bestmove);
+        legal_best(&best, &Position::startpos());
+    }
+    e.send("go");
+    let quiet = e.drain_for(Duration::from_millis(300));
+    assert!(!quiet.iter().any(|l| is_bestmove(l)), "a bare go moved by itself: {quiet:?}");
+    e.send("stop");
+    e.expect("bestmove", is_bestmove);
+}

@@ -432,7 +432,8 @@ pub extern "C" fn hayanagi_last_error(
     })
 }
 
-/// Fill `limits` with defaults: every limit unset (an infinite search unless one is set).
+/// Fill `limits` with defaults: every limit unset (times -1, counts 0, no flags; an
+/// infinite search unless one is set).
 #[no_mangle]
 pub extern "C" fn hayanagi_limits_init(limits: *mut hayanagi_limits) -> hayanagi_status {
     ffi_boundary(|| {
@@ -851,9 +852,9 @@ fn limits_from_c(
 ) -> Result<Limits, hayanagi_status> {
     let opt = |v: i64| (v >= 0).then_some(v as u64);
     let mut limits = Limits {
-        depth: (l.depth > 0).then_some(l.depth.min(1000) as u32),
+        depth: (l.depth > 0).then_some(l.depth as u32),
         nodes: (l.nodes > 0).then_some(l.nodes as u64),
-        movetime: (l.movetime_ms > 0).then_some(l.movetime_ms as u64),
+        movetime: opt(l.movetime_ms),
         infinite: l.infinite,
         ponder: l.ponder,
         time: [opt(l.btime_ms), opt(l.wtime_ms)],
@@ -922,19 +923,7 @@ pub extern "C" fn hayanagi_engine_go(
             Ok(l) => l,
             Err(st) => return st,
         };
-        let limits = if !limits.infinite
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && !limits.uses_clock()
-        {
-            Limits {
-                infinite: true,
-                ..limits
-            }
-        } else {
-            limits
-        };
+        // Nothing set means infinite: the engine's rule (src/request.rs), as for USI.
         e.status_of(e.engine.go(limits))
     })
 }

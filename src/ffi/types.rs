@@ -129,9 +129,12 @@ pub struct hayanagi_engine_config {
     pub threads: u32,
 }
 
-/// Limits of a search. Initialise with `hayanagi_limits_init`, then set what you need.
-/// Times are milliseconds; negative values (times) or 0 (counts) mean "not set". With
-/// nothing set the search is infinite.
+/// Limits of a search. Initialise with `hayanagi_limits_init` (every field "not set"),
+/// then set what you need. Times are milliseconds: negative means "not set", 0 is a real
+/// value (`movetime_ms = 0`: move at once; a clock of 0: a move at once). Counts (`depth`,
+/// `nodes`, `multipv`): 0 means "not set". With nothing set the search runs until stop.
+/// The engine's request rules apply the same to every front end (depth capped at the
+/// deepest iteration, multipv 1-32).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct hayanagi_limits {
@@ -175,10 +178,10 @@ pub(super) fn default_limits() -> hayanagi_limits {
         struct_size: std::mem::size_of::<hayanagi_limits>(),
         btime_ms: -1,
         wtime_ms: -1,
-        binc_ms: 0,
-        winc_ms: 0,
-        byoyomi_ms: 0,
-        movetime_ms: 0,
+        binc_ms: -1,
+        winc_ms: -1,
+        byoyomi_ms: -1,
+        movetime_ms: -1,
         movestogo: 0,
         depth: 0,
         nodes: 0,

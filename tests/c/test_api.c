@@ -137,6 +137,34 @@ static void test_last_error(void) {
     CHECK_CONTAINS(buf, "size_mib");
 }
 
+/* The request rules through C: movetime 0 moves at once (it searched until stop when
+ * limits_init wrote 0 for "not set"), a clock of 0 too, nothing set is infinite. */
+static void test_request_rules(void) {
+    hayanagi_engine *e = NULL;
+    CHECK_ST(hayanagi_engine_new(NULL, &e), HAYANAGI_OK);
+    hayanagi_limits l;
+    hayanagi_limits_init(&l);
+    l.movetime_ms = 0;
+    CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, 20000), HAYANAGI_OK);
+    hayanagi_limits_init(&l);
+    l.btime_ms = 0;
+    l.wtime_ms = 0;
+    CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, 20000), HAYANAGI_OK);
+    hayanagi_limits_init(&l);
+    CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, 300), HAYANAGI_TIMEOUT); /* until stop */
+    CHECK_ST(hayanagi_engine_stop(e), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, -1), HAYANAGI_OK);
+    hayanagi_limits_init(&l);
+    l.depth = 100000; /* capped at the deepest iteration, not refused */
+    l.nodes = 2000;
+    CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_wait(e, 20000), HAYANAGI_OK);
+    CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
+}
+
 static void test_limits_init(void) {
     hayanagi_limits l;
     memset(&l, 0x5a, sizeof l);
@@ -144,7 +172,8 @@ static void test_limits_init(void) {
     CHECK_ST(hayanagi_limits_init(&l), HAYANAGI_OK);
     CHECK(l.struct_size == sizeof(hayanagi_limits));
     CHECK(l.btime_ms < 0 && l.wtime_ms < 0);
-    CHECK(l.movetime_ms <= 0 && l.byoyomi_ms <= 0 && l.binc_ms <= 0 && l.winc_ms <= 0);
+    /* Every time "not set" (negative), as the header says: 0 would be a real value. */
+    CHECK(l.movetime_ms < 0 && l.byoyomi_ms < 0 && l.binc_ms < 0 && l.winc_ms < 0);
     CHECK(l.depth == 0 && l.nodes == 0 && l.movestogo == 0 && l.multipv == 0);
     CHECK(!l.infinite && !l.ponder);
     CHECK(l.searchmoves == NULL);
@@ -922,6 +951,7 @@ int main(void) {
     test_status_str();
     test_last_error();
     test_limits_init();
+    test_request_rules();
     test_table_lifetime();
     test_engine_lifetime();
     test_null_handle();

@@ -611,3 +611,12 @@ def test_options_come_from_the_engine_registry() -> None:
         assert engine.options.info("USI_Hash").at_ready and not engine.options.info("MultiPV").at_ready
         engine.options["SearchFeatures"] = "none"
         assert engine.options["SearchFeatures"] == "none"
+
+
+def test_request_rules_are_the_engines() -> None:
+    """movetime 0 and a clock of 0 move at once (the same rules as USI and C)."""
+    with hayanagi.Engine(options={"RootMateSearch": False}) as engine:
+        assert engine.go(movetime_ms=0).bestmove.move in engine.legal_moves()
+        assert engine.go(btime_ms=0, wtime_ms=0).bestmove.move in engine.legal_moves()
+        with pytest.raises(ValueError):
+            engine.go(depth=1, multipv=33)
