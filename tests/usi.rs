@@ -566,14 +566,21 @@ fn request_rules_are_the_engines() {
     let mut e = UsiProcess::start();
     e.sync("setoption name RootMateSearch value false");
     e.send("position startpos");
-    for go in ["go movetime 0", "go btime 0 wtime 0", "go depth 100000 nodes 2000"] {
+    for go in [
+        "go movetime 0",
+        "go btime 0 wtime 0",
+        "go depth 100000 nodes 2000",
+    ] {
         e.send(go);
         let (best, _) = e.expect("bestmove", is_bestmove);
         legal_best(&best, &Position::startpos());
     }
     e.send("go");
     let quiet = e.drain_for(Duration::from_millis(300));
-    assert!(!quiet.iter().any(|l| is_bestmove(l)), "a bare go moved by itself: {quiet:?}");
+    assert!(
+        !quiet.iter().any(|l| is_bestmove(l)),
+        "a bare go moved by itself: {quiet:?}"
+    );
     e.send("stop");
     e.expect("bestmove", is_bestmove);
 }
