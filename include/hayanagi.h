@@ -848,7 +848,7 @@ hayanagi_status hayanagi_engine_is_legal(const struct hayanagi_engine *engine,
                                          bool *out);
 
 /**
- * Perft of the current position (depth 0 to 10).
+ * Perft of the current position (depth 0 to 10, as for USI `perft` and the CLI).
  */
 hayanagi_status hayanagi_engine_perft(const struct hayanagi_engine *engine,
                                       uint32_t depth,
@@ -862,7 +862,8 @@ hayanagi_status hayanagi_engine_perft(const struct hayanagi_engine *engine,
 hayanagi_status hayanagi_engine_evaluate(const struct hayanagi_engine *engine, int32_t *out);
 
 /**
- * The game state of the current position under the engine's entering-king rule:
+ * The game state of the current position under the engine's rules (`EnteringKingRule`,
+ * `MaxMovesToDraw`):
  * `*state` is a `HAYANAGI_GAME_*` value and `*winner` 0 (black), 1 (white) or -1.
  */
 hayanagi_status hayanagi_engine_game_state(const struct hayanagi_engine *engine,

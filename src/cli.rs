@@ -8,7 +8,7 @@ use hayanagi::bench::run_bench;
 use hayanagi::engine::{Engine, MateRequest};
 use hayanagi::search::{Info, Limits};
 use hayanagi::shogi::perft::{perft, perft_divide};
-use hayanagi::shogi::{legal, Position, Validation};
+use hayanagi::shogi::{Position, Validation};
 use std::io::Write;
 use std::time::Instant;
 
@@ -194,12 +194,9 @@ fn cmd_perft(args: &[String]) -> CliResult {
     let depth = o
         .number("--depth")?
         .ok_or_else(|| CliError("missing --depth".into()))?;
-    if depth > 20 {
-        return Err(CliError(format!(
-            "--depth {depth} is too deep (at most 20)"
-        )));
-    }
-    let depth = depth as u32;
+    // The depth limit of every front end (src/request.rs).
+    let depth =
+        hayanagi::request::perft_depth(depth).map_err(|e| CliError(format!("--depth: {e}")))?;
     let start = Instant::now();
     let nodes = if o.flag("--divide") && depth > 0 {
         let mut total = 0;
@@ -223,8 +220,10 @@ fn cmd_perft(args: &[String]) -> CliResult {
 fn cmd_moves(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--sfen", "--moves", "--allow-extra-pieces"])?;
     let pos = o.position()?;
-    let mut moves: Vec<String> = legal(&pos).iter().map(|m| m.usi()).collect();
-    moves.sort();
+    let moves: Vec<String> = hayanagi::shogi::legal_in_usi_order(&pos)
+        .iter()
+        .map(|m| m.usi())
+        .collect();
     let mut out = String::new();
     for m in moves {
         out.push_str(&m);

@@ -744,6 +744,30 @@ impl Engine {
         })
     }
 
+    /// The legal moves of the current position, in the order every front end lists them
+    /// (by USI text).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        crate::shogi::legal_in_usi_order(&self.position())
+    }
+
+    /// Perft of the current position, with the depth limit of every front end
+    /// ([`crate::request::MAX_PERFT_DEPTH`]).
+    pub fn perft(&self, depth: u64) -> Result<u64, EngineError> {
+        let depth = crate::request::perft_depth(depth)?;
+        Ok(crate::shogi::perft::perft(&mut self.position(), depth))
+    }
+
+    /// The game state of the current position under the engine's rules: its
+    /// `EnteringKingRule` and `MaxMovesToDraw`.
+    pub fn game_state(&self) -> crate::shogi::GameState {
+        let opts = self.options();
+        let rules = crate::shogi::GameRules {
+            declaration: opts.declaration,
+            max_moves: (opts.max_moves_to_draw > 0).then_some(opts.max_moves_to_draw),
+        };
+        self.position().game_state(&rules)
+    }
+
     /// Start searching the current position. Returns at once. The request is read as
     /// [`crate::request::normalize`] says (nothing set: until `stop`).
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {

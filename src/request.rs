@@ -12,11 +12,26 @@
 //! | a clock of 0 | a move at once: a GUI that clamps a remaining time to 0 gets a move |
 //! | `multipv` | 1 to [`MAX_MULTIPV`], else refused |
 //! | `searchmoves` | every move legal, else refused |
+//! | perft depth | 0 to [`MAX_PERFT_DEPTH`], else refused |
 
 use crate::engine::EngineError;
 use crate::options::MAX_MULTIPV;
 use crate::search::{Limits, MAX_PLY};
 use crate::shogi::Position;
+
+/// The deepest perft any front end runs (USI `perft`, `hayanagi_engine_perft`, the CLI):
+/// depth 10 of an opening position is already beyond anyone's patience.
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// A perft depth as every front end takes it: 0 to [`MAX_PERFT_DEPTH`].
+pub fn perft_depth(depth: u64) -> Result<u32, EngineError> {
+    if depth > MAX_PERFT_DEPTH as u64 {
+        return Err(EngineError::InvalidLimits(format!(
+            "perft depth {depth} is not in 0..={MAX_PERFT_DEPTH}"
+        )));
+    }
+    Ok(depth as u32)
+}
 
 /// The deepest iteration a search runs (the search stack keeps room for extensions and
 /// quiescence beyond it).

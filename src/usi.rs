@@ -12,8 +12,7 @@ use crate::engine::{Engine, EngineError, MateRequest};
 use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
 use crate::search::{BestMove, Info, Limits};
-use crate::shogi::perft::perft;
-use crate::shogi::{legal, Color, Position, Square, Validation};
+use crate::shogi::{Color, Position, Square, Validation};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -166,8 +165,7 @@ impl UsiSession {
             }
             "d" => self.display(engine),
             "moves" => {
-                let pos = engine.position();
-                let moves: Vec<String> = legal(&pos).iter().map(|m| m.usi()).collect();
+                let moves: Vec<String> = engine.legal_moves().iter().map(|m| m.usi()).collect();
                 self.say(&moves.join(" "));
             }
             "eval" => {
@@ -248,18 +246,18 @@ impl UsiSession {
     }
 
     fn perft(&self, engine: &Engine, rest: &str) {
-        let depth = match rest.parse::<u32>() {
-            Ok(d) if (1..=8).contains(&d) => d,
-            _ => {
-                self.error(format!("perft: expected a depth 1-8, got '{rest}'"));
-                return;
-            }
+        let Ok(depth) = rest.parse::<u64>() else {
+            self.error(format!("perft: expected a depth, got '{rest}'"));
+            return;
         };
-        let mut pos = engine.position();
         let start = Instant::now();
-        let nodes = perft(&mut pos, depth);
-        let ms = start.elapsed().as_millis() as u64;
-        self.say(&format!("perft {depth} nodes {nodes} time {ms}"));
+        match engine.perft(depth) {
+            Ok(nodes) => {
+                let ms = start.elapsed().as_millis() as u64;
+                self.say(&format!("perft {depth} nodes {nodes} time {ms}"));
+            }
+            Err(e) => self.error(format!("perft: {e}")),
+        }
     }
 
     fn bench(&self, engine: &Engine, rest: &str) {

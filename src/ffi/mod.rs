@@ -30,9 +30,8 @@ use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
 use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
-use crate::shogi::perft::perft;
-use crate::shogi::rules::{GameRules, GameState};
-use crate::shogi::{legal, Color, Position, PositionError};
+use crate::shogi::rules::GameState;
+use crate::shogi::{Color, Position, PositionError};
 use crate::usi::UsiSession;
 use parking_lot::{Mutex, RwLock};
 use std::cell::Cell;
@@ -1414,11 +1413,7 @@ pub extern "C" fn hayanagi_engine_legal_moves(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        let mut moves: Vec<String> = legal(&e.engine.position())
-            .iter()
-            .map(|m| m.usi())
-            .collect();
-        moves.sort();
+        let moves: Vec<String> = e.engine.legal_moves().iter().map(|m| m.usi()).collect();
         let st = copy_out(&moves.join(" "), buf, cap, out_len);
         e.report_copy(st, buf, "buffer too small for the move list")
     })
@@ -1442,7 +1437,7 @@ pub extern "C" fn hayanagi_engine_is_legal(
     })
 }
 
-/// Perft of the current position (depth 0 to 10).
+/// Perft of the current position (depth 0 to 10, as for USI `perft` and the CLI).
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_perft(
     engine: *const hayanagi_engine,
@@ -1452,10 +1447,10 @@ pub extern "C" fn hayanagi_engine_perft(
     ffi_boundary(|| {
         let e = engine_ref!(engine);
         require!(e, out, "out");
-        if depth > 10 {
-            return e.fail(HAYANAGI_INVALID_ARG, "depth must be at most 10");
-        }
-        let n = perft(&mut e.engine.position(), depth);
+        let n = match e.engine.perft(depth as u64) {
+            Ok(n) => n,
+            Err(err) => return e.engine_error(err),
+        };
         // SAFETY: non-null out-param.
         unsafe { out.write(n) };
         HAYANAGI_OK
@@ -1479,7 +1474,8 @@ pub extern "C" fn hayanagi_engine_evaluate(
     })
 }
 
-/// The game state of the current position under the engine's entering-king rule:
+/// The game state of the current position under the engine's rules (`EnteringKingRule`,
+/// `MaxMovesToDraw`):
 /// `*state` is a `HAYANAGI_GAME_*` value and `*winner` 0 (black), 1 (white) or -1.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_game_state(
@@ -1491,11 +1487,7 @@ pub extern "C" fn hayanagi_engine_game_state(
         let e = engine_ref!(engine);
         require!(e, state, "state");
         require!(e, winner, "winner");
-        let rules = GameRules {
-            declaration: e.engine.options().declaration,
-            max_moves: None,
-        };
-        let (s, w) = match e.engine.position().game_state(&rules) {
+        let (s, w) = match e.engine.game_state() {
             GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
             GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
             GameState::Win { winner, reason } => {

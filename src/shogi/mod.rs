@@ -16,7 +16,9 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use hand::Hand;
-pub use movegen::{generate, generate_legal, legal, legal_moves, GenType, MoveList};
+pub use movegen::{
+    generate, generate_legal, legal, legal_in_usi_order, legal_moves, GenType, MoveList,
+};
 pub use moves::Move;
 pub use position::Position;
 pub use rules::{DeclarationRule, DrawReason, GameRules, GameState, Repetition, WinReason};

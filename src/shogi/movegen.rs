@@ -424,6 +424,13 @@ pub fn legal(pos: &Position) -> MoveList {
     l
 }
 
+/// The legal moves in the one order every front end lists them: by their USI text.
+pub fn legal_in_usi_order(pos: &Position) -> Vec<Move> {
+    let mut moves: Vec<Move> = legal(pos).iter().copied().collect();
+    moves.sort_by_cached_key(|m| m.usi());
+    moves
+}
+
 /// True when the side to move has at least one legal move. In check (where mate search
 /// asks), king moves are tried first and the rest only when the king cannot step away.
 pub fn has_legal_move(pos: &Position) -> bool {
