@@ -33,6 +33,24 @@ impl CEngine {
         f(self.0)
     }
 
+    fn set_position(&self, text: &str) {
+        let text = CString::new(text).unwrap();
+        assert_eq!(
+            hayanagi_engine_set_position(self.0, text.as_ptr()),
+            HAYANAGI_OK
+        );
+    }
+
+    /// (`HAYANAGI_GAME_*`, winner) of the current position.
+    fn game_state(&self) -> (i32, i32) {
+        let (mut state, mut winner) = (-1, -2);
+        assert_eq!(
+            hayanagi_engine_game_state(self.0, &mut state, &mut winner),
+            HAYANAGI_OK
+        );
+        (state, winner)
+    }
+
     fn text(
         &self,
         f: impl Fn(*mut hayanagi_engine, *mut c_char, usize, *mut usize) -> hayanagi_status,
@@ -93,11 +111,7 @@ fn perft_has_one_depth_limit() {
 #[test]
 fn legal_moves_come_in_one_order() {
     let e = CEngine::new();
-    let pos = CString::new(POSITION).unwrap();
-    assert_eq!(
-        e.call(|h| hayanagi_engine_set_position(h, pos.as_ptr())),
-        HAYANAGI_OK
-    );
+    e.set_position(POSITION);
     let c: Vec<String> = e
         .text(|h, b, c, l| hayanagi_engine_legal_moves(h, b, c, l))
         .split_whitespace()
@@ -128,26 +142,9 @@ fn the_game_state_counts_max_moves_to_draw() {
         e.call(|h| hayanagi_engine_set_option(h, name.as_ptr(), value.as_ptr())),
         HAYANAGI_OK
     );
-    let (mut state, mut winner) = (-1, -2);
     // Three moves played: move number 4 is beyond the limit.
-    let pos = CString::new(POSITION).unwrap();
-    assert_eq!(
-        e.call(|h| hayanagi_engine_set_position(h, pos.as_ptr())),
-        HAYANAGI_OK
-    );
-    assert_eq!(
-        e.call(|h| hayanagi_engine_game_state(h, &mut state, &mut winner)),
-        HAYANAGI_OK
-    );
-    assert_eq!((state, winner), (HAYANAGI_GAME_DRAW, -1));
-    let pos = CString::new("startpos moves 7g7f").unwrap();
-    assert_eq!(
-        e.call(|h| hayanagi_engine_set_position(h, pos.as_ptr())),
-        HAYANAGI_OK
-    );
-    assert_eq!(
-        e.call(|h| hayanagi_engine_game_state(h, &mut state, &mut winner)),
-        HAYANAGI_OK
-    );
-    assert_eq!(state, HAYANAGI_GAME_ONGOING);
+    e.set_position(POSITION);
+    assert_eq!(e.game_state(), (HAYANAGI_GAME_DRAW, -1));
+    e.set_position("startpos moves 7g7f");
+    assert_eq!(e.game_state().0, HAYANAGI_GAME_ONGOING);
 }
