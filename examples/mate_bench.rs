@@ -5,8 +5,8 @@
 //! (default: tests/data/tsume/tsume_sample100.tsv, 10 s per problem, shortest mates).
 //! `scripts/bench-mate.py` runs the same problems against cshogi side by side.
 
-use hayanagi::search::mate::{solve, MateLimits, MateResult};
-use hayanagi::shogi::{Position, Validation};
+use hayanagi::{solve_mate as solve, MateLimits, MateResult};
+use hayanagi::{Position, Validation};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -16,13 +16,28 @@
 #[path = "../tests/common/nnue_ref.rs"]
 mod nnue_ref;
 
-use hayanagi::eval::nnue::{self, NnueEvaluator, SimdLevel};
-use hayanagi::eval::{ClassicEvaluator, EvalConfig, Evaluator};
-use hayanagi::shogi::{legal, Position};
-use hayanagi::util::rng::Rng;
+use hayanagi::{legal, Position};
+use hayanagi::{load_network, NnueEvaluator, SimdLevel};
+use hayanagi::{ClassicEvaluator, EvalConfig, Evaluator};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// xorshift64: a fixed sequence of random playouts for every run.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
 
 /// Positions of random games from the start (middle games with pieces in hand).
 fn positions(count: usize) -> Vec<Position> {
@@ -110,7 +125,7 @@ fn main() {
         "kernels", "refresh", "incremental", "forward"
     );
     for level in SimdLevel::supported() {
-        let mut net = nnue::load_file(&path).expect("load the net").network;
+        let mut net = load_network(&path).expect("load the net").network;
         net.set_simd(level);
         let net = Arc::new(net);
         let (mut refresh, mut incremental, mut forward) = (f64::MAX, f64::MAX, f64::MAX);

@@ -7,7 +7,7 @@
 //!     [--parallel 2] [--openings FILE]
 //! ```
 //!
-//! `--a`/`--b` are `SearchFeatures` lists (`none` = the seeds' search alone, `default`).
+//! `--a`/`--b` are `SearchFeatures` lists (DESIGN.md §6; `none` = the base search, `default`).
 //! Each opening (a `startpos moves ...` line) is played twice with colours swapped. With
 //! `--nodes`, games may run in parallel (`--parallel`, default 2); with `--movetime` they run
 //! one at a time and the engines think in turn, so each has the machine. Games end by the
@@ -15,10 +15,10 @@
 //! declaration) or as a draw after 320 plies. Prints wins/draws/losses of A and an Elo
 //! estimate with a 95% interval.
 
-use hayanagi::engine::Engine;
-use hayanagi::search::{BestMove, Limits};
-use hayanagi::shogi::rules::{DeclarationRule, GameRules, GameState};
-use hayanagi::shogi::{Color, Position};
+use hayanagi::Engine;
+use hayanagi::{BestMove, Limits};
+use hayanagi::{Color, Position};
+use hayanagi::{DeclarationRule, GameRules, GameState};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

@@ -25,11 +25,14 @@ pub const BENCH_POSITIONS: [&str; 10] = [
 /// Totals of one bench run.
 #[derive(Clone, Copy, Debug)]
 pub struct BenchSummary {
+    /// Nodes searched over all bench positions: the bench signature.
     pub nodes: u64,
+    /// Wall time of the whole bench, in milliseconds.
     pub millis: u64,
 }
 
 impl BenchSummary {
+    /// Nodes per second over the whole bench (0 when it took no measurable time).
     pub fn nodes_per_second(&self) -> u64 {
         self.nodes * 1000 / self.millis.max(1)
     }

@@ -123,10 +123,6 @@ impl Book {
         self.entries.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// The moves the book lists for `pos` (empty when the position is not in the book).
     pub fn moves(&self, pos: &Position) -> &[BookMove] {
         self.entries.get(&pos.key()).map_or(&[], Vec::as_slice)

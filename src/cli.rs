@@ -4,11 +4,11 @@
 //!
 //! Bad input prints one line on stderr and exits with status 2.
 
-use hayanagi::bench::run_bench;
-use hayanagi::engine::{Engine, MateRequest};
-use hayanagi::search::{Info, Limits};
-use hayanagi::shogi::perft::{perft, perft_divide};
-use hayanagi::shogi::{Position, Validation};
+use hayanagi::run_bench;
+use hayanagi::{perft, perft_divide};
+use hayanagi::{Engine, MateRequest};
+use hayanagi::{Info, Limits};
+use hayanagi::{Position, Validation};
 use std::io::Write;
 use std::time::Instant;
 
@@ -195,8 +195,7 @@ fn cmd_perft(args: &[String]) -> CliResult {
         .number("--depth")?
         .ok_or_else(|| CliError("missing --depth".into()))?;
     // The depth limit of every front end (src/request.rs).
-    let depth =
-        hayanagi::request::perft_depth(depth).map_err(|e| CliError(format!("--depth: {e}")))?;
+    let depth = hayanagi::perft_depth(depth).map_err(|e| CliError(format!("--depth: {e}")))?;
     let start = Instant::now();
     let nodes = if o.flag("--divide") && depth > 0 {
         let mut total = 0;
@@ -220,7 +219,7 @@ fn cmd_perft(args: &[String]) -> CliResult {
 fn cmd_moves(args: &[String]) -> CliResult {
     let o = Options::parse(args, &["--sfen", "--moves", "--allow-extra-pieces"])?;
     let pos = o.position()?;
-    let moves: Vec<String> = hayanagi::shogi::legal_in_usi_order(&pos)
+    let moves: Vec<String> = hayanagi::legal_in_usi_order(&pos)
         .iter()
         .map(|m| m.usi())
         .collect();

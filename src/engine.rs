@@ -24,7 +24,7 @@ use crate::search::mate::{self, MateLimits, MateReport};
 use crate::search::skill::{Skill, FULL_STRENGTH};
 use crate::search::threads::{Job, ThreadPool};
 use crate::search::time::TimeManager;
-use crate::search::tt::{score_from_tt, Bound, TranspositionTable};
+use crate::search::tt::{score_from_tt, TranspositionTable};
 use crate::search::worker::{Control, SearchConfig, SearchResult};
 use crate::search::{mate_in, BestMove, Info, Limits, Report, Score, ScoreBound};
 use crate::shogi::{Move, Position, PositionError};
@@ -38,10 +38,7 @@ use std::sync::Arc;
 use std::thread::{JoinHandle, ThreadId};
 use std::time::Duration;
 
-pub use crate::options::{
-    option_specs, EngineOptions, OptionKind, OptionSpec, MAX_HASH_MIB, MAX_MATE_HASH_MIB,
-    MAX_MULTIPV,
-};
+pub use crate::options::{EngineOptions, MAX_HASH_MIB};
 
 /// What can go wrong when driving the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +51,11 @@ pub enum EngineError {
     UnknownOption(String),
     /// The option exists but the value is not acceptable.
     InvalidOptionValue {
+        /// The option's name as given.
         name: String,
+        /// The value as given.
         value: String,
+        /// Why the value was refused (its range or choices).
         reason: String,
     },
     /// The limits are not acceptable (e.g. an illegal `searchmoves` entry).
@@ -66,7 +66,7 @@ pub enum EngineError {
     /// evaluation it had).
     EvalLoad(LoadError),
     /// Memory the host asked for (a table size, search threads) cannot be had; the engine
-    /// keeps what it had (policy: [`crate::util::memory`]).
+    /// keeps what it had (the memory policy: DESIGN.md §11).
     NoMemory(AllocError),
 }
 
@@ -208,9 +208,13 @@ pub struct TtProbe {
     pub best_move: Option<Move>,
     /// The stored move as found, unchecked.
     pub raw_move: Move,
+    /// The stored score, from the side to move's point of view.
     pub score: Score,
+    /// The depth the entry was stored with.
     pub depth: i32,
-    pub bound: Bound,
+    /// Whether the score is exact, a lower or an upper bound.
+    pub bound: ScoreBound,
+    /// The search generation that wrote the entry.
     pub generation: u8,
 }
 
@@ -769,7 +773,7 @@ impl Engine {
     }
 
     /// Start searching the current position. Returns at once. The request is read as
-    /// [`crate::request::normalize`] says (nothing set: until `stop`).
+    /// the request rules say (nothing set: until `stop`; depth 0: 1; see [`Limits`]).
     pub fn go(&self, limits: Limits) -> Result<(), EngineError> {
         if !self.is_search_running() {
             // Normally done at `ready`; a host that skipped it still gets its book and its
@@ -978,7 +982,9 @@ fn play_root_mate(
 /// Limits of [`Engine::go_mate`]; no limit at all means until `stop`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MateRequest {
+    /// Give up after this many milliseconds (`None`: no time limit).
     pub movetime_ms: Option<u64>,
+    /// Give up after this many nodes (`None`: no node limit).
     pub nodes: Option<u64>,
     /// Answer the first mate proven instead of settling the shortest (faster; the line is
     /// a mate but may be longer than necessary).

@@ -1,15 +1,76 @@
 //! hayanagi: an embeddable shogi engine.
 //!
-//! The rules core lives in [`shogi`]. Search, the engine facade and the C ABI build on it.
+//! The product is the C ABI (`include/hayanagi.h`); this crate root is the Rust API it
+//! mirrors. Every module is private: what a Rust user gets is the curated set below.
+//!
+//! * [`Engine`]: the engine facade. Options, the position, searches ([`Engine::go`] with
+//!   [`Limits`], answers through sinks: [`Info`], [`BestMove`]), the mate solver
+//!   ([`Engine::go_mate`] with a [`MateRequest`], answering a [`MateReport`]).
+//! * Options: [`EngineOptions`] and the option registry ([`OPTIONS`], one [`OptionDef`] per
+//!   option), the single owner of names, kinds, defaults and ranges.
+//! * Rules: [`Position`] (SFEN in and out through [`FromStr`](std::str::FromStr) and
+//!   [`Display`](std::fmt::Display)), [`Move`], move generation ([`legal`],
+//!   [`generate`]), [`perft`], game outcomes ([`GameRules`], [`GameState`]).
+//! * Evaluation: [`Evaluator`] (classical or an NNUE [`Network`] loaded from `nn.bin`).
+//! * Front ends: [`serve_stdio`] (the USI engine) and [`run_bench`] (the bench signature).
+//!
+//! ```
+//! use hayanagi::{BestMove, Engine, Limits};
+//!
+//! let engine = Engine::new();
+//! engine.set_position("startpos moves 7g7f 3c3d").unwrap();
+//! let result = engine.search_blocking(Limits { depth: Some(4), ..Limits::default() }).unwrap();
+//! assert!(matches!(result.best, BestMove::Move { .. }));
+//! ```
+//!
+//! The design the code follows is written in `docs/DESIGN.md`.
 
-pub mod bench;
-pub mod book;
-pub mod engine;
-pub mod eval;
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod bench;
+mod book;
+mod engine;
+mod eval;
+mod options;
+mod request;
+mod search;
+mod shogi;
+mod usi;
+mod util;
+
+/// The C ABI (`include/hayanagi.h`), callable from Rust too: the in-process tests drive it
+/// directly. Not part of the Rust API; C hosts see it through the header.
+#[doc(hidden)]
 pub mod ffi;
-pub mod options;
-pub mod request;
-pub mod search;
-pub mod shogi;
-pub mod usi;
-pub mod util;
+
+pub use bench::{run_bench, BenchSummary, BENCH_POSITIONS};
+pub use engine::{
+    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, TtProbe,
+};
+pub use eval::nnue::{
+    load_bytes as load_network_bytes, load_file as load_network, LoadError, LoadErrorKind,
+    Loaded as LoadedNetwork, NnueEvaluator, SimdLevel, DEFAULT_FV_SCALE,
+};
+pub use eval::{ClassicEvaluator, EvalConfig, EvalKind, Evaluator, Network};
+pub use options::{
+    option_specs, EngineOptions, OptionDef, OptionKind, OptionSpec, SideEffect, Value, ValueKind,
+    MAX_HASH_MIB, MAX_MATE_HASH_MIB, MAX_MULTIPV, MAX_THREADS, OPTIONS,
+};
+pub use request::{perft_depth, MAX_DEPTH, MAX_PERFT_DEPTH};
+pub use search::mate::{
+    is_mating_line, solve as solve_mate, MateLimits, MateReport, MateResult, DEFAULT_MATE_HASH_MIB,
+};
+pub use search::threads::ParallelMode;
+pub use search::time::TimeOptions;
+pub use search::worker::{Features, SearchResult, NEVER_RESIGN};
+pub use search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable, MATE, MAX_PLY};
+pub use shogi::perft::{perft, perft_divide, perft_stats, PerftStats};
+pub use shogi::see::see_value;
+pub use shogi::{
+    generate, legal, legal_in_usi_order, Bitboard, Color, DeclarationRule, DrawReason, GameRules,
+    GameState, GenType, Hand, Move, MoveError, MoveList, Piece, PieceType, Position, PositionError,
+    Repetition, SfenError, SfenErrorKind, SfenField, Square, Validation, WinReason, STARTPOS_SFEN,
+};
+pub use usi::serve_stdio;
+pub use util::memory::AllocError;

@@ -6,7 +6,7 @@ mod cli;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() || args == ["usi"] {
-        std::process::exit(hayanagi::usi::serve_stdio());
+        std::process::exit(hayanagi::serve_stdio());
     }
     std::process::exit(cli::run(&args));
 }

@@ -40,8 +40,8 @@ pub struct EngineOptions {
     pub declaration: DeclarationRule,
     /// `ParallelMode` (developer option): `lazy` (Lazy SMP, default) or `rootsplit`.
     pub parallel_mode: ParallelMode,
-    /// `SearchFeatures` (developer option): techniques beyond the seeds, a comma-separated
-    /// list or `default`.
+    /// `SearchFeatures` (developer option): techniques beyond the base design (DESIGN.md
+    /// §6), a comma-separated list or `default`.
     pub features: Features,
     /// `USI_Ponder`: the GUI may send `go ponder` (no effect on the search itself).
     pub ponder: bool,
@@ -107,22 +107,35 @@ impl Default for EngineOptions {
 /// The type, default and range of an option, as the USI `option` line shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
+    /// An integer in `min..=max`.
     Spin {
+        /// The default value.
         default: i64,
+        /// The least value accepted.
         min: i64,
+        /// The greatest value accepted.
         max: i64,
     },
+    /// `true` or `false`.
     Check {
+        /// The default value.
         default: bool,
     },
+    /// One of a fixed list of words.
     Combo {
+        /// The default choice.
         default: &'static str,
+        /// Every choice, in the order `usi` prints them.
         vars: &'static [&'static str],
     },
+    /// Free text.
     String {
+        /// The default value.
         default: String,
     },
+    /// A file or directory path.
     Filename {
+        /// The default value.
         default: String,
     },
 }
@@ -130,7 +143,9 @@ pub enum OptionKind {
 /// One engine option as a GUI sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
+    /// The option's name, as `usi` prints it.
     pub name: &'static str,
+    /// Its kind, default and range or choices.
     pub kind: OptionKind,
 }
 
@@ -138,7 +153,13 @@ pub struct OptionSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {
     /// An integer in `min..=max`.
-    Spin { min: i64, max: i64 },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The least value accepted.
+        min: i64,
+        /// The greatest value accepted.
+        max: i64,
+    },
     /// `true` or `false`.
     Check,
     /// One of these words.
@@ -152,14 +173,18 @@ pub enum ValueKind {
 /// A value checked against its option's [`ValueKind`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value<'a> {
+    /// The value of a spin option.
     Int(i64),
+    /// The value of a check option.
     Bool(bool),
+    /// The value of a combo, string or filename option.
     Text(&'a str),
 }
 
 /// Something a setter cannot do on the options alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SideEffect {
+    /// Nothing beyond storing the value.
     None,
     /// Reseed the engine's book and skill choices (`RandomSeed`).
     Reseed,
@@ -171,6 +196,7 @@ pub struct OptionDef {
     pub name: &'static str,
     /// Other names `set_option` accepts (case-insensitive like the name).
     pub aliases: &'static [&'static str],
+    /// Its kind, with range or choices.
     pub kind: ValueKind,
     /// Developer and tuning options: not printed by `usi`, still settable and listed when
     /// asked for.
@@ -180,6 +206,7 @@ pub struct OptionDef {
     pub at_ready: bool,
     /// What the option does (the README table's last column).
     pub help: &'static str,
+    /// What the engine does when the value changes, besides storing it.
     pub side_effect: SideEffect,
     read: fn(&EngineOptions) -> String,
     write: fn(&mut EngineOptions, Value<'_>) -> Result<(), String>,
@@ -379,7 +406,7 @@ pub static OPTIONS: &[OptionDef] = &[
         kind: ValueKind::String,
         hidden: true,
         at_ready: false,
-        help: "developer option: the search techniques beyond the seeds, a comma-separated list, `none` or `default`",
+        help: "developer option: the search techniques beyond the base design, a comma-separated list, `none` or `default`",
         side_effect: SideEffect::None,
         read: |o| {
             if o.features == Features::default() {

@@ -9,7 +9,6 @@
 
 use crate::bench::run_bench;
 use crate::engine::{Engine, EngineError, MateRequest};
-use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
 use crate::search::{BestMove, Info, Limits};
 use crate::shogi::{Color, Position, Square, Validation};
@@ -336,9 +335,10 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<GoRequest, String> {
                     "byoyomi" => limits.byoyomi = v,
                     "movetime" => limits.movetime = Some(v),
                     "nodes" => limits.nodes = Some(v),
-                    // Clamped by the engine's request rules (src/request.rs).
+                    // The engine's request rules (src/request.rs) clamp the depth and
+                    // refuse a multipv outside 1..=32, as for every front end.
                     "depth" => limits.depth = Some(v.min(u32::MAX as u64) as u32),
-                    "multipv" => limits.multipv = Some(v.clamp(1, MAX_MULTIPV as u64) as u32),
+                    "multipv" => limits.multipv = Some(v.min(u32::MAX as u64) as u32),
                     // The time manager plans from the clock alone; accepted for GUIs.
                     _ => {}
                 }

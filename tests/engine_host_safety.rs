@@ -3,8 +3,8 @@
 //! a table the machine cannot provide is an error that changes nothing. (The C side, with
 //! forked children and RLIMIT_AS, is `tests/c/test_host_safety.c`.)
 
-use hayanagi::engine::{Engine, EngineError};
-use hayanagi::search::{BestMove, Limits};
+use hayanagi::{BestMove, Limits};
+use hayanagi::{Engine, EngineError};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;

@@ -2,8 +2,8 @@
 
 mod common;
 
-use hayanagi::eval::ClassicEvaluator as Evaluator;
-use hayanagi::shogi::{legal, Position};
+use hayanagi::ClassicEvaluator as Evaluator;
+use hayanagi::{legal, Position};
 
 #[test]
 fn incremental_equals_from_scratch() {

@@ -40,7 +40,7 @@
 //! delivered exactly one answer: to its callback, as a USI line and as a polled event.
 
 use hayanagi::ffi::*;
-use hayanagi::shogi::{legal, Position, PositionError};
+use hayanagi::{legal, Position, PositionError};
 use std::ffi::{c_char, c_void, CStr};
 use std::panic::catch_unwind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

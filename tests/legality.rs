@@ -4,7 +4,7 @@
 mod common;
 
 use common::random_positions;
-use hayanagi::shogi::{generate, legal, GenType, Move, MoveList, PieceType, Position, Square};
+use hayanagi::{generate, legal, GenType, Move, MoveList, PieceType, Position, Square};
 use std::collections::HashSet;
 
 const POSITIONS: usize = 4000;
@@ -75,8 +75,8 @@ fn do_undo_restores_everything_and_keys_are_incremental() {
         let key = pos.key();
         let checkers = pos.checkers();
         let blockers = [
-            pos.blockers_for_king(hayanagi::shogi::Color::Black),
-            pos.blockers_for_king(hayanagi::shogi::Color::White),
+            pos.blockers_for_king(hayanagi::Color::Black),
+            pos.blockers_for_king(hayanagi::Color::White),
         ];
         for &m in legal(pos).iter() {
             let gives_check = pos.gives_check(m);
@@ -93,8 +93,8 @@ fn do_undo_restores_everything_and_keys_are_incremental() {
             assert_eq!(pos.checkers(), checkers);
             assert_eq!(
                 [
-                    pos.blockers_for_king(hayanagi::shogi::Color::Black),
-                    pos.blockers_for_king(hayanagi::shogi::Color::White)
+                    pos.blockers_for_king(hayanagi::Color::Black),
+                    pos.blockers_for_king(hayanagi::Color::White)
                 ],
                 blockers
             );

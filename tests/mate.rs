@@ -3,8 +3,8 @@
 
 mod common;
 
-use hayanagi::search::mate::{is_mating_line, solve, MateLimits, MateReport, MateResult};
-use hayanagi::shogi::{Position, Validation};
+use hayanagi::{is_mating_line, solve_mate as solve, MateLimits, MateReport, MateResult};
+use hayanagi::{Position, Validation};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -173,7 +173,7 @@ fn limits_and_stop_give_timeout() {
 
 #[test]
 fn engine_go_mate_answers_once_and_is_a_search() {
-    use hayanagi::engine::{Engine, MateRequest};
+    use hayanagi::{Engine, MateRequest};
     use std::sync::{Arc, Mutex};
     let engine = Engine::new();
     let answers: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -200,11 +200,11 @@ fn engine_go_mate_answers_once_and_is_a_search() {
     assert!(engine.is_searching());
     assert_eq!(
         engine.go_mate(MateRequest::default()),
-        Err(hayanagi::engine::EngineError::Busy)
+        Err(hayanagi::EngineError::Busy)
     );
     assert_eq!(
         engine.set_position("startpos"),
-        Err(hayanagi::engine::EngineError::Busy)
+        Err(hayanagi::EngineError::Busy)
     );
     assert!(!engine.wait(Some(Duration::from_millis(30))));
     engine.stop();
@@ -216,8 +216,8 @@ fn engine_go_mate_answers_once_and_is_a_search() {
 
 #[test]
 fn normal_search_plays_the_mate_its_side_solver_proves() {
-    use hayanagi::engine::Engine;
-    use hayanagi::search::{BestMove, Info, Limits, Score};
+    use hayanagi::Engine;
+    use hayanagi::{BestMove, Info, Limits, Score};
     use std::sync::{Arc, Mutex};
     // A mate in 11 (tsume_sample100) that a shallow search does not see.
     let sfen = "+P2+Rb1gnl/7k1/n1p1+Bp1pp/p5p2/1p1pP2P1/2+s6/PsNGSPP1P/3KG4/L5RNL b SL3Pg 83";
@@ -305,8 +305,8 @@ fn a_proven_mate_is_reported_even_when_the_budget_ends_early() {
 
 #[test]
 fn side_solver_respects_the_move_limit() {
-    use hayanagi::engine::Engine;
-    use hayanagi::search::{Limits, Score};
+    use hayanagi::Engine;
+    use hayanagi::{Limits, Score};
     // White mates in 5 at move 318; with MaxMovesToDraw 320 the game is drawn first.
     let sfen =
         "sfen l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 318";

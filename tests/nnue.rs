@@ -8,12 +8,12 @@ mod common;
 use common::nnue_ref::{write_random_net, RefNet};
 use common::usi::UsiProcess;
 use common::Rng;
-use hayanagi::engine::{Engine, EngineError};
-use hayanagi::eval::nnue::{self, LoadErrorKind, Network, NnueEvaluator, SimdLevel};
-use hayanagi::eval::{ClassicEvaluator, EvalConfig, EvalKind, Evaluator};
 use hayanagi::ffi::*;
-use hayanagi::search::{BestMove, Limits};
-use hayanagi::shogi::{legal, Color, PieceType, Position, Validation};
+use hayanagi::{legal, Color, PieceType, Position, Validation};
+use hayanagi::{load_network, LoadErrorKind, Network, NnueEvaluator, SimdLevel, DEFAULT_FV_SCALE};
+use hayanagi::{BestMove, Limits};
+use hayanagi::{ClassicEvaluator, EvalConfig, EvalKind, Evaluator};
+use hayanagi::{Engine, EngineError};
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -40,7 +40,7 @@ fn net_path() -> &'static Path {
 fn net() -> Arc<Network> {
     static NET: OnceLock<Arc<Network>> = OnceLock::new();
     NET.get_or_init(|| {
-        let loaded = nnue::load_file(net_path()).expect("the random net loads");
+        let loaded = load_network(net_path()).expect("the random net loads");
         assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
         Arc::new(loaded.network)
     })
@@ -54,7 +54,7 @@ fn reference() -> &'static RefNet {
 
 /// A network loaded again, with its kernels set to `level`.
 fn net_with(level: SimdLevel) -> Arc<Network> {
-    let mut n = nnue::load_file(net_path()).unwrap().network;
+    let mut n = load_network(net_path()).unwrap().network;
     assert!(n.set_simd(level));
     Arc::new(n)
 }
@@ -94,7 +94,7 @@ fn handicap_positions(seed: u64, count: usize, mut visit: impl FnMut(&mut Positi
 
 #[test]
 fn every_evaluation_equals_the_independent_implementation() {
-    let cfg = config(nnue::DEFAULT_FV_SCALE);
+    let cfg = config(DEFAULT_FV_SCALE);
     let reference = reference();
     let (mut n, mut white, mut big_hands) = (0, 0, 0);
     let mut check = |pos: &mut Position| {
@@ -256,7 +256,7 @@ fn extreme_weights_give_the_same_numbers_on_every_path() {
     let reference = RefNet::load(extreme_net_path());
     let mut nets = Vec::new();
     for level in SimdLevel::supported() {
-        let mut n = nnue::load_file(extreme_net_path()).unwrap().network;
+        let mut n = load_network(extreme_net_path()).unwrap().network;
         assert!(n.set_simd(level));
         nets.push((level, Arc::new(n)));
     }
@@ -498,7 +498,7 @@ fn the_architecture_string_is_not_parsed() {
         v.extend_from_slice(&b[12 + 178..]);
         *b = v;
     });
-    let loaded = nnue::load_file(&other).unwrap();
+    let loaded = load_network(&other).unwrap();
     assert_eq!(loaded.network.architecture(), "yo");
     let pos = Position::startpos();
     let other_net = Arc::new(loaded.network);

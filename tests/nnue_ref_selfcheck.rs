@@ -8,7 +8,7 @@
 mod common;
 
 use common::nnue_ref::{self, RefNet, FE_END, HALF, L1_OUT, N_FEATURES, PIECE_LIST_LEN};
-use hayanagi::shogi::{Color, PieceType, Position, Square, Validation};
+use hayanagi::{Color, PieceType, Position, Square, Validation};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -87,7 +87,7 @@ fn mirrored(p: &Position) -> Position {
                 s.push_str(&empties.to_string());
                 empties = 0;
             }
-            let swapped = hayanagi::shogi::Piece::new(!pc.color(), pc.piece_type());
+            let swapped = hayanagi::Piece::new(!pc.color(), pc.piece_type());
             s.push_str(&format!("{swapped:?}"));
         }
         if empties > 0 {

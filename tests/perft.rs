@@ -5,8 +5,8 @@
 mod common;
 
 use common::tsv_rows;
-use hayanagi::shogi::perft::{perft, perft_divide, perft_stats, PerftStats};
-use hayanagi::shogi::{Position, Validation};
+use hayanagi::{perft, perft_divide, perft_stats, PerftStats};
+use hayanagi::{Position, Validation};
 
 /// (name, sfen, depth, nodes) for every depth listed in perft.tsv.
 fn perft_table() -> Vec<(String, String, u32, u64)> {

@@ -1,8 +1,8 @@
 //! The README's option table is rendered from the option registry
-//! (`hayanagi::options::OPTIONS`): this test fails when the committed table differs, and
+//! (`hayanagi::OPTIONS`): this test fails when the committed table differs, and
 //! `HAYANAGI_UPDATE_README=1 cargo test --test readme_options` rewrites it.
 
-use hayanagi::options::{ValueKind, OPTIONS};
+use hayanagi::{ValueKind, OPTIONS};
 
 const BEGIN: &str =
     "<!-- options table: generated from src/options.rs by tests/readme_options.rs -->";

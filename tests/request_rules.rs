@@ -5,7 +5,7 @@ mod common;
 
 use common::usi::UsiProcess;
 use hayanagi::ffi::*;
-use hayanagi::request::MAX_PERFT_DEPTH;
+use hayanagi::MAX_PERFT_DEPTH;
 use std::ffi::{c_char, CString};
 use std::process::Command;
 

@@ -2,8 +2,8 @@
 
 mod common;
 
-use hayanagi::shogi::perft::perft;
-use hayanagi::shogi::{
+use hayanagi::perft;
+use hayanagi::{
     legal, Color, DeclarationRule, DrawReason, GameRules, GameState, Move, Position, Repetition,
     Validation, WinReason,
 };

@@ -3,9 +3,9 @@
 
 mod common;
 
-use hayanagi::engine::{Engine, EngineError};
-use hayanagi::search::{BestMove, Info, Limits, Score};
-use hayanagi::shogi::{legal, Move, Position, Validation};
+use hayanagi::{legal, Move, Position, Validation};
+use hayanagi::{BestMove, Info, Limits, Score};
+use hayanagi::{Engine, EngineError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

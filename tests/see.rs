@@ -1,14 +1,14 @@
 //! Static exchange evaluation on hand-built positions.
 //!
-//! Values come from `SEE_VALUE` in `src/shogi/see.rs`:
+//! Values come from `hayanagi::see_value`:
 //! P 100, L 300, N 400, S 500, B 800, R 950, G 550, K 20000,
 //! +P/+L/+N/+S 550, horse 1050, dragon 1200.
 //!
 //! Every position is checked to parse, to hold the pieces the comment describes, and the
 //! move is checked to be legal before `see` is asked about it.
 
-use hayanagi::shogi::see::SEE_VALUE;
-use hayanagi::shogi::{Move, PieceType, Position, Square};
+use hayanagi::see_value;
+use hayanagi::{Move, PieceType, Position, Square};
 
 /// Parse `sfen`, check that each `(square, piece)` pair is on the board (piece in SFEN
 /// notation, `.` for empty), and return the SEE of the legal move `usi`.
@@ -29,7 +29,7 @@ fn see(sfen: &str, pieces: &[(&str, &str)], usi: &str) -> i32 {
 }
 
 fn v(pt: PieceType) -> i32 {
-    SEE_VALUE[pt.index()]
+    see_value(pt)
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! g:15 h:17 i:19, the side is at 23, the hand at 25 and the move number at 27. For the
 //! start position the side is at 59, the hand at 61 and the move number at 63.
 
-use hayanagi::shogi::{
+use hayanagi::{
     Color, MoveError, PieceType, Position, PositionError, SfenError, SfenErrorKind, SfenField,
     Validation, STARTPOS_SFEN,
 };

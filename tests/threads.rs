@@ -2,9 +2,9 @@
 
 mod common;
 
-use hayanagi::engine::Engine;
-use hayanagi::search::{BestMove, Limits, Score};
-use hayanagi::shogi::{legal, Position};
+use hayanagi::Engine;
+use hayanagi::{legal, Position};
+use hayanagi::{BestMove, Limits, Score};
 use std::sync::Mutex;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@ mod common;
 
 use common::usi::UsiProcess;
 use common::{data_path, tsv_rows};
-use hayanagi::engine::{option_specs, OptionKind};
-use hayanagi::shogi::{legal, Move, Position, Validation};
+use hayanagi::{legal, Move, Position, Validation};
+use hayanagi::{option_specs, OptionKind};
 use std::time::Duration;
 
 fn is_bestmove(l: &str) -> bool {
@@ -560,12 +560,21 @@ fn a_hash_beyond_the_machine_is_an_error_not_an_abort() {
 
 /// The engine's request rules (src/request.rs), as the C test_request_rules checks them
 /// through the C ABI: `movetime 0` and a clock of 0 move at once, a huge depth is capped,
-/// a bare `go` runs until `stop`.
+/// a bare `go` runs until `stop`, a multipv beyond 32 is refused.
 #[test]
 fn request_rules_are_the_engines() {
     let mut e = UsiProcess::start();
     e.sync("setoption name RootMateSearch value false");
     e.send("position startpos");
+    let refused = e.sync("go depth 1 multipv 33");
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.starts_with("info string error: go: ")
+                && l.contains("multipv 33 is not in 1..=32")),
+        "{refused:?}"
+    );
+    assert!(!refused.iter().any(|l| is_bestmove(l)), "{refused:?}");
     for go in [
         "go movetime 0",
         "go btime 0 wtime 0",

@@ -7,7 +7,7 @@ mod common;
 use common::usi::UsiProcess;
 use common::Rng;
 use hayanagi::ffi::*;
-use hayanagi::shogi::{legal, Position};
+use hayanagi::{legal, Position};
 use parking_lot::Mutex;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::time::{Duration, Instant};

@@ -19,7 +19,9 @@ use std::sync::Arc;
 /// What evaluates positions: an optional net and its `FV_SCALE`.
 #[derive(Clone, Debug)]
 pub struct EvalConfig {
+    /// The NNUE net, if one is loaded (`None`: the classical evaluation).
     pub net: Option<Arc<Network>>,
+    /// Output scale of the net (`FV_SCALE`): the net's output is divided by it.
     pub fv_scale: i32,
 }
 
@@ -66,11 +68,6 @@ impl Evaluator {
             None => Backend::Classic(ClassicEvaluator::new(pos)),
         };
         Evaluator { backend }
-    }
-
-    /// The hand-crafted evaluator of `pos`.
-    pub fn classic(pos: &Position) -> Evaluator {
-        Evaluator::new(pos, &EvalConfig::default())
     }
 
     /// Which evaluation this is.

@@ -26,9 +26,7 @@ pub use types::*;
 
 use crate::engine::{Engine, EngineError, MateRequest};
 use crate::eval::nnue::LoadErrorKind;
-use crate::options::MAX_MULTIPV;
 use crate::search::mate::MateReport;
-use crate::search::tt::Bound;
 use crate::search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable};
 use crate::shogi::rules::GameState;
 use crate::shogi::{Color, Position, PositionError};
@@ -862,12 +860,6 @@ fn limits_from_c(
         searchmoves: Vec::new(),
         multipv: (l.multipv > 0).then_some(l.multipv),
     };
-    if l.multipv > MAX_MULTIPV {
-        return Err(e.fail(
-            HAYANAGI_INVALID_ARG,
-            format!("multipv must be between 1 and {MAX_MULTIPV} (0 = engine option)"),
-        ));
-    }
     if !l.searchmoves.is_null() {
         let text = read_str(l.searchmoves, "searchmoves").map_err(|(st, m)| e.fail(st, m))?;
         for (i, w) in text.split_whitespace().enumerate() {
@@ -1278,11 +1270,7 @@ fn probe_to_c(p: Option<crate::engine::TtProbe>) -> hayanagi_tt_probe {
         out.score_kind = kind;
         out.score_value = value;
         out.depth = p.depth;
-        out.bound = match p.bound {
-            Bound::Exact => HAYANAGI_BOUND_EXACT,
-            Bound::Lower => HAYANAGI_BOUND_LOWER,
-            Bound::Upper => HAYANAGI_BOUND_UPPER,
-        };
+        out.bound = bound_to_c(p.bound);
         out.generation = p.generation;
     }
     out

@@ -1,4 +1,4 @@
-//! Search: iterative deepening alpha-beta (PVS) with the seeds' techniques (ch. 9):
+//! Search: iterative deepening alpha-beta (PVS) with the techniques of DESIGN.md §3-§5:
 //! transposition table, null move, LMR, move ordering, SEE, killers and history.
 //! Nothing here knows about the C ABI or the USI text protocol: results go out through
 //! the [`Report`] callbacks given by the engine facade.
@@ -63,27 +63,41 @@ impl Score {
     }
 }
 
-/// Whether a reported score is exact or one side of a bound (aspiration fail).
+/// Whether a score is exact or one side of a bound: what an info line reports after an
+/// aspiration fail, and what a transposition-table entry stores (the discriminants are its
+/// two bound bits, DESIGN.md §3).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ScoreBound {
-    Exact,
-    Lower,
-    Upper,
+    /// The score is exact (a PV node).
+    Exact = 0,
+    /// The true score is at least this (the search failed high: a beta cut-off).
+    Lower = 1,
+    /// The true score is at most this (the search failed low: every move failed low).
+    Upper = 2,
 }
 
 /// One `info` report.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Info {
+    /// Nominal depth of the iteration, in plies.
     pub depth: u32,
+    /// Deepest ply any line of the iteration reached.
     pub seldepth: u32,
     /// 1-based index of this line among MultiPV lines.
     pub multipv: u32,
+    /// The score, from the side to move's point of view.
     pub score: Score,
+    /// Whether `score` is exact or a bound.
     pub bound: ScoreBound,
+    /// Nodes searched so far, by all threads.
     pub nodes: u64,
+    /// Nodes per second so far.
     pub nps: u64,
+    /// Milliseconds since the search began.
     pub time_ms: u64,
+    /// Permille of the transposition table written in this search.
     pub hashfull: u32,
+    /// The principal variation, beginning with the move it scores.
     pub pv: Vec<Move>,
 }
 
@@ -119,7 +133,13 @@ impl Info {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BestMove {
     /// A move, with an optional move to ponder on.
-    Move { best: Move, ponder: Option<Move> },
+    /// A move to play, and the expected reply to ponder on if there is one.
+    Move {
+        /// The move to play.
+        best: Move,
+        /// The expected reply, to ponder on.
+        ponder: Option<Move>,
+    },
     /// No legal move: the side to move resigns.
     Resign,
     /// The side to move declares an entering-king win.

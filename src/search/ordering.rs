@@ -1,14 +1,14 @@
-//! Move ordering (seeds ch. 9.4) and the killer/history tables behind it (ch. 9.6).
+//! Move ordering (DESIGN.md §5.1) and the killer/history tables behind it (§5.2, §5.3).
 
 use crate::shogi::see::see_value;
 use crate::shogi::{Color, Move, Position};
 
-/// seeds ch. 9.4: weights of the ordering score.
+/// DESIGN.md §5.1: weights of the ordering score.
 pub const TT_MOVE_BONUS: i32 = 4_000_000;
 pub const CAPTURE_BASE: i32 = 120_000;
 pub const CAPTURE_VALUE_WEIGHT: i32 = 12;
 pub const CAPTURE_SEE_WEIGHT: i32 = 24;
-/// Extra weight on a negative SEE (seeds ch. 9.4: "負のSEEにはさらにペナルティ").
+/// Extra weight on a negative SEE (DESIGN.md §5.1: a losing capture is penalised again).
 pub const NEGATIVE_SEE_WEIGHT: i32 = 48;
 pub const PROMOTION_BONUS: i32 = 1_200;
 pub const DROP_BASE: i32 = 200;
@@ -51,7 +51,7 @@ impl Heuristics {
         }
     }
 
-    /// seeds ch. 9.6.1: a new killer pushes the first to the second slot.
+    /// DESIGN.md §5.2: a new killer pushes the first to the second slot.
     pub fn record_killer(&mut self, ply: usize, m: Move) {
         let Some(k) = self.killers.get_mut(ply) else {
             return;
@@ -62,7 +62,7 @@ impl Heuristics {
         }
     }
 
-    /// seeds ch. 9.6.2: depth^2 * 8, decayed by 1/16.
+    /// DESIGN.md §5.3: depth^2 * 8, decayed by 1/16.
     pub fn record_history(&mut self, c: Color, m: Move, depth: i32) {
         let h = &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()];
         *h += depth * depth * 8;
@@ -70,7 +70,7 @@ impl Heuristics {
     }
 
     /// A quiet move searched before the one that cut: the same amount taken away, so that
-    /// moves that keep failing sink (not in the seeds: the `history_malus` feature).
+    /// moves that keep failing sink (beyond the base design, DESIGN.md §5.4: `history_malus`).
     pub fn penalise_history(&mut self, c: Color, m: Move, depth: i32) {
         let h = &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()];
         *h -= depth * depth * 8;
@@ -82,7 +82,7 @@ impl Heuristics {
         self.history[c.index()][Self::from_bucket(m)][m.to().index()]
     }
 
-    /// Ordering score of `m` (seeds ch. 9.4).
+    /// Ordering score of `m` (DESIGN.md §5.1).
     pub fn score(&self, pos: &Position, m: Move, ply: usize, tt_move: Move) -> i32 {
         let mut score = 0;
         if m == tt_move {

@@ -21,7 +21,7 @@ pub enum ParallelMode {
     /// Lazy SMP: every worker searches the whole root through the shared table.
     #[default]
     Lazy,
-    /// seeds ch. 12: root moves handed out by an atomic index, full-window searches.
+    /// DESIGN.md §7.3: root moves handed out by an atomic index, full-window searches.
     RootSplit,
 }
 
@@ -31,7 +31,7 @@ pub struct RootSplit {
     pub next: AtomicUsize,
     /// (score, pv) per root move of the current iteration.
     pub results: Mutex<Vec<(i32, Vec<Move>)>>,
-    /// A worker was stopped inside the iteration: discard it (seeds ch. 12.3).
+    /// A worker was stopped inside the iteration: discard it (DESIGN.md §7.3).
     pub aborted: AtomicBool,
     sync: Mutex<SplitSync>,
     cv: Condvar,

@@ -4,7 +4,7 @@
 
 use super::limits::Limits;
 use crate::shogi::Color;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Options that shape the time manager (USI `NetworkDelay`-style).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,20 +117,8 @@ impl TimeManager {
         self.start = Instant::now();
     }
 
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
-    }
-
-    pub fn soft_ms(&self) -> Option<u64> {
-        self.soft
-    }
-
-    pub fn hard_ms(&self) -> Option<u64> {
-        self.hard
     }
 
     /// Past the hard limit?

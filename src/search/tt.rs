@@ -1,6 +1,6 @@
-//! Shared transposition table (seeds ch. 9.1, and the TT wiki page).
+//! Shared transposition table (DESIGN.md §3).
 //!
-//! Each entry is 16 bytes: two atomic `u64`s. The payload packs (seeds ch. 9.1.2):
+//! Each entry is 16 bytes: two atomic `u64`s. The payload packs (DESIGN.md §3.2):
 //!
 //! ```text
 //!  bit 0-15   move (Move::raw)          bit 16-19  piece type that moves (0 for drops)
@@ -9,10 +9,10 @@
 //!  bit 46-53  generation
 //! ```
 //!
-//! Four entries form a 64-byte cluster (seeds ch. 9.1.3), one cache line; a key selects a
+//! Four entries form a 64-byte cluster (DESIGN.md §3.3), one cache line; a key selects a
 //! cluster by a multiply-high of the key and the cluster count, so any size in MiB works.
 //!
-//! Lock-free torn-entry detection: the seed reads key, payload, key again, which still
+//! Torn entries (DESIGN.md §3.6): the base design reads key, payload, key again, which still
 //! lets one writer's key pair with another writer's payload when two writers race on the
 //! same slot. Here the key word stores `key ^ payload`: a reader accepts an entry only when
 //! `stored_key ^ payload == key`, so a payload that was not written together with that key
@@ -23,16 +23,9 @@ use crate::shogi::{Move, PieceType};
 use crate::util::memory::{AllocError, Zeroable, ZeroedBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// Kind of score stored (seeds ch. 9.1.1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    /// The exact value (a PV node).
-    Exact = 0,
-    /// A lower bound (beta cut-off).
-    Lower = 1,
-    /// An upper bound (every move failed low).
-    Upper = 2,
-}
+/// Kind of score stored (DESIGN.md §3.1): the search's one bound enum, whose
+/// discriminants are the entry's two bound bits.
+pub use crate::search::ScoreBound as Bound;
 
 /// One entry, unpacked.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -78,7 +71,7 @@ impl TtEntry {
     }
 }
 
-/// Entries per cluster (seeds ch. 9.1.3).
+/// Entries per cluster (DESIGN.md §3.3).
 pub const CLUSTER_SIZE: usize = 4;
 
 #[derive(Default)]
@@ -97,7 +90,7 @@ struct Cluster {
 // SAFETY: a cluster is atomic integers only; all zero is four empty slots.
 unsafe impl Zeroable for Cluster {}
 
-/// Mate scores at or beyond this magnitude get ply correction (seeds ch. 9.1.8).
+/// Mate scores at or beyond this magnitude get ply correction (DESIGN.md §3.8).
 pub const MATE_THRESHOLD: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
 
 /// Score as stored: mate distances measured from this node, not from the root.
@@ -130,14 +123,14 @@ pub struct TranspositionTable {
 }
 
 fn replacement_score(e: &TtEntry, generation: u8) -> usize {
-    // seeds ch. 9.1.6: older generations first, then shallower entries.
+    // DESIGN.md §3.5: older generations first, then shallower entries.
     let age_penalty = if e.generation == generation { 0 } else { 1024 };
     age_penalty + (255 - (e.depth.max(-1) + 1).min(255)) as usize
 }
 
 impl TranspositionTable {
-    /// A table of `mib` MiB (at least 1), allocated under the memory policy of
-    /// [`crate::util::memory`]: a size the machine cannot provide is an error, never an
+    /// A table of `mib` MiB (at least 1), allocated under the memory policy
+    /// (DESIGN.md §11): a size the machine cannot provide is an error, never an
     /// abort.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
         let mib = mib.max(1);
@@ -172,11 +165,12 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Start a new search (seeds ch. 9.1.6).
+    /// Start a new search (DESIGN.md §3.5).
     pub fn next_generation(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The current search generation (stored in each entry written).
     pub fn generation(&self) -> u8 {
         self.generation.load(Ordering::Relaxed)
     }
@@ -200,7 +194,7 @@ impl TranspositionTable {
         None
     }
 
-    /// Store an entry (seeds ch. 9.1.5): same position overwritten unless the stored one
+    /// Store an entry (DESIGN.md §3.4): same position overwritten unless the stored one
     /// is of this generation and deeper; else an empty slot; else the slot with the highest
     /// replacement score.
     pub fn store(
@@ -255,7 +249,7 @@ impl TranspositionTable {
         write(&cluster.slots[victim], key, entry.pack());
     }
 
-    /// Permille of sampled entries written in the current generation (seeds ch. 9.1.7).
+    /// Permille of sampled entries written in the current generation (DESIGN.md §3.7).
     pub fn hashfull_permille(&self) -> u32 {
         let generation = self.generation();
         let total = self.capacity();
@@ -275,7 +269,7 @@ impl TranspositionTable {
 
 #[inline(always)]
 fn write(s: &Slot, key: u64, payload: u64) {
-    // Payload first, then the check word (seeds ch. 9.1.5 order); a reader that sees a
+    // Payload first, then the check word (DESIGN.md §3.6); a reader that sees a
     // mismatched pair rejects it through the XOR check.
     s.payload.store(payload, Ordering::Release);
     s.check.store(key ^ payload, Ordering::Release);

@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening with aspiration windows over PVS alpha-beta and
-//! a quiescence search, following seeds ch. 9 (TT use 9.1.9, null move 9.2, LMR 9.3,
-//! ordering 9.4, SEE pruning 9.5, killers/history 9.6, TT store 9.7).
+//! a quiescence search, as DESIGN.md §4 describes (TT use §4.6, null move §4.7, LMR §4.8,
+//! ordering §5.1, SEE pruning §4.9, killers §5.2, history §5.3, TT store §4.10).
 
 use super::limits::Limits;
 use super::ordering::{pick_next, Heuristics};
@@ -19,9 +19,9 @@ use crate::shogi::{generate_legal, legal, GenType, Move, MoveList, PieceType, Po
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// seeds ch. 9.2: R = 2 + depth/4.
+/// DESIGN.md §4.7: R = 2 + depth/4.
 const NULL_MOVE_BASE_REDUCTION: i32 = 2;
-/// seeds ch. 9.5: captures losing more than this by SEE are skipped in quiescence.
+/// DESIGN.md §4.9: captures losing more than this by SEE are skipped in quiescence.
 const QSEARCH_SEE_MARGIN: i32 = -120;
 /// First aspiration window half-width.
 const ASPIRATION_DELTA: i32 = 40;
@@ -30,9 +30,9 @@ const QS_DEPTH: i32 = -1;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 
-/// A node counter on its own cache line, written only by its thread (seeds ch. 12.5 shares
-/// one atomic counter; per-thread counters summed on read avoid making every node an atomic
-/// read-modify-write on a shared line).
+/// A node counter on its own cache line, written only by its thread (DESIGN.md §7.5: the
+/// base design shares one atomic counter; per-thread counters summed on read avoid making
+/// every node an atomic read-modify-write on a shared line).
 #[repr(align(64))]
 #[derive(Default)]
 pub struct NodeCounter(AtomicU64);
@@ -65,11 +65,6 @@ impl Control {
                 .map(|_| NodeCounter::default())
                 .collect(),
         }
-    }
-
-    /// Number of workers.
-    pub fn threads(&self) -> usize {
-        self.counters.len()
     }
 
     /// Nodes searched by all workers so far.
@@ -126,7 +121,7 @@ pub struct SearchConfig {
     pub declaration: DeclarationRule,
     /// Minimum interval between reports of intermediate iterations (ms).
     pub info_interval_ms: u64,
-    /// Techniques beyond the seeds, each kept on only if a match showed it helps.
+    /// Techniques beyond the base design (DESIGN.md §6), each on only if a match showed it helps.
     pub features: Features,
     /// Score of a repetition draw for the side to move, indexed by colour (USI
     /// `DrawValueBlack` / `DrawValueWhite`, seen from the root side and negated for the other).
@@ -170,8 +165,8 @@ pub const NEVER_RESIGN: i32 = 99_999;
 /// The flag of one feature inside [`Features`].
 type FeatureFlag = fn(&mut Features) -> &mut bool;
 
-/// Search techniques beyond the seeds. The defaults are the measured winners (see the
-/// README's search section for the self-play results).
+/// Search techniques beyond the base design (DESIGN.md §6). The defaults are the measured
+/// winners (see the README's search section and DESIGN.md §6.1 for the self-play results).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Extend checking moves that do not lose material by one ply.
@@ -182,7 +177,7 @@ pub struct Features {
     pub futility: bool,
     /// Late-move pruning: at shallow depth, skip quiet moves after the first few.
     pub late_move_pruning: bool,
-    /// Deeper late-move reductions: at least the seeds' 1-2 plies, growing with
+    /// Deeper late-move reductions: at least the base 1-2 plies (DESIGN.md §4.8), growing with
     /// ln(depth) x ln(move index); less for moves with good history.
     pub log_lmr: bool,
     /// SEE pruning: at shallow depth, skip captures and quiet moves that lose material
@@ -216,7 +211,7 @@ impl Default for Features {
 
 impl Features {
     /// The default: what fixed-node self-play matches (400 games, 10,000 nodes per move,
-    /// `examples/selfplay.rs`) showed to help. Each vs. the seeds' search alone: futility
+    /// `examples/selfplay.rs`) showed to help. Each vs. the base search alone: futility
     /// +78 Elo (95%: +44..+113), razoring +69 (+35..+104), check extension +12 (-22..+46),
     /// reverse futility +20 (-14..+54), late-move pruning +16 (-18..+50). On top of
     /// futility + razoring: reverse futility +61 (+27..+96), late-move pruning +15
@@ -246,7 +241,7 @@ impl Features {
         qs_safe_promotions: true,
     };
 
-    /// All techniques off: the seeds' search exactly.
+    /// All techniques off: the base design's search exactly (DESIGN.md §4, §5).
     pub const SEEDS_ONLY: Features = Features {
         check_extension: false,
         reverse_futility: false,
@@ -317,10 +312,15 @@ impl Features {
 /// Result of a completed search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
+    /// The answer delivered to the best-move sink.
     pub best: BestMove,
+    /// Score of the best move in centipawns (internal scale; `None` without a search).
     pub score: Option<i32>,
+    /// Depth of the last completed iteration.
     pub depth: u32,
+    /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Every root move with its last score, best first.
     pub root_moves: Vec<RootMove>,
 }
 
@@ -381,11 +381,6 @@ impl Worker {
             last_info_ms: None,
             last_reported: Vec::new(),
         }
-    }
-
-    /// Nodes searched by this worker.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
     }
 
     /// Reuse this worker (its frames and history) for a new search as worker `id`.
@@ -645,7 +640,7 @@ impl Worker {
         None
     }
 
-    /// seeds ch. 12.2: one root move, full window, as a root-splitting worker.
+    /// DESIGN.md §7.3: one root move, full window, as a root-splitting worker.
     fn search_root_move(&mut self, m: Move, depth: i32) -> (i32, Vec<Move>) {
         self.do_move(m);
         let score = -self.search(-INFINITE, INFINITE, depth - 1, 1, true);
@@ -671,7 +666,7 @@ impl Worker {
         }
     }
 
-    /// Root-move splitting (seeds ch. 12.2-12.3), main worker: per iteration the root moves
+    /// Root-move splitting (DESIGN.md §7.3), main worker: per iteration the root moves
     /// are handed out through an atomic index to all workers, each searched with a full
     /// window; an aborted iteration is discarded and the previous one stands.
     pub fn run_rootsplit(&mut self, report: &dyn Report, split: &RootSplit) -> SearchResult {
@@ -908,7 +903,7 @@ impl Worker {
         best
     }
 
-    /// Negamax alpha-beta with PVS (seeds ch. 8-9).
+    /// Negamax alpha-beta with PVS (DESIGN.md §4).
     fn search(
         &mut self,
         mut alpha: i32,
@@ -957,7 +952,7 @@ impl Worker {
         let in_check = self.pos.in_check();
         let key = self.pos.key();
 
-        // seeds ch. 9.1.9: transposition table.
+        // DESIGN.md §4.6: transposition table.
         let mut tt_move = Move::NONE;
         if let Some(e) = self.tt.probe(key) {
             if self.valid_tt_move(e.mv) {
@@ -984,11 +979,11 @@ impl Worker {
 
         let features = self.config.features;
         if !pv_node && !in_check && static_eval.abs() < MATE_THRESHOLD {
-            // Beyond the seeds: reverse futility.
+            // Beyond the base design (DESIGN.md §6.2): reverse futility.
             if features.reverse_futility && depth <= 5 && static_eval - 120 * depth >= beta {
                 return static_eval;
             }
-            // Beyond the seeds: razoring.
+            // Beyond the base design (DESIGN.md §6.2): razoring.
             if features.razoring && depth <= 2 && static_eval + 350 * depth < alpha {
                 let v = self.qsearch(alpha, beta, ply, false);
                 if v < alpha {
@@ -997,12 +992,12 @@ impl Worker {
             }
         }
 
-        // Beyond the seeds: internal iterative reduction.
+        // Beyond the base design (DESIGN.md §6.3): internal iterative reduction.
         if features.iir && tt_move.is_none() && depth >= 6 {
             depth -= 1;
         }
 
-        // seeds ch. 9.2: null move with its five conditions.
+        // DESIGN.md §4.7: null move with its conditions.
         if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
             let r = NULL_MOVE_BASE_REDUCTION + depth / 4;
             self.pos.do_null_move();
@@ -1018,7 +1013,7 @@ impl Worker {
             }
         }
 
-        // Generate and order (seeds ch. 9.4).
+        // Generate and order (DESIGN.md §5.1).
         self.frames[ply].moves.clear();
         let gen = if in_check {
             GenType::Evasions
@@ -1043,7 +1038,7 @@ impl Worker {
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion() && !gives_check;
             if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
-                // Beyond the seeds: late-move pruning and futility pruning.
+                // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
                     && depth <= 4
                     && quiets_tried >= 3 + (depth * depth) as usize
@@ -1081,7 +1076,7 @@ impl Worker {
                 }
                 quiets_tried += 1;
             }
-            // Beyond the seeds: check extension for checks that do not lose material.
+            // Beyond the base design (DESIGN.md §6.3): extend checks that do not lose material.
             let extension = (features.check_extension
                 && gives_check
                 && ply < MAX_PLY / 2
@@ -1092,7 +1087,7 @@ impl Worker {
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
-                // seeds ch. 9.3: LMR, then null-window re-search, then full re-search.
+                // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
                 if features.log_lmr && quiet && !in_check && depth >= 3 && i >= 3 {
                     let table = if features.strong_lmr {
@@ -1130,7 +1125,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
-                        // seeds ch. 9.6: killers and history for quiet cut moves.
+                        // DESIGN.md §5.2, §5.3: killers and history for quiet cut moves.
                         if !capture && !m.is_promotion() {
                             let us = self.pos.side_to_move();
                             self.heur.record_killer(ply, m);
@@ -1152,7 +1147,7 @@ impl Worker {
         best
     }
 
-    /// seeds ch. 9.7: bound from the score against the original window.
+    /// DESIGN.md §4.10: bound from the score against the original window.
     #[allow(clippy::too_many_arguments)]
     fn store_tt(
         &self,
@@ -1185,7 +1180,7 @@ impl Worker {
         m.is_some() && self.pos.is_legal(m)
     }
 
-    /// seeds ch. 9.2: the five conditions.
+    /// DESIGN.md §4.7: the base design's five conditions, plus no two passes in a row.
     fn can_try_null_move(&self, depth: i32, beta: i32, static_eval: i32, in_check: bool) -> bool {
         if depth < 3 {
             return false;
@@ -1273,7 +1268,7 @@ impl Worker {
                 if !m.is_promotion() && !m.is_drop() && self.promotion_skipped(m) {
                     return false;
                 }
-                // seeds ch. 9.5: skip captures that lose material by SEE.
+                // DESIGN.md §4.9: skip captures that lose material by SEE.
                 if self.pos.is_capture(m) {
                     return self.pos.see(m) >= QSEARCH_SEE_MARGIN;
                 }
@@ -1374,7 +1369,7 @@ static LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
 static STRONG_LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
     std::sync::LazyLock::new(|| log_lmr_table(1.6));
 
-/// seeds ch. 9.3: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
+/// DESIGN.md §4.8: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
 /// or by 2 when depth >= 6 and index >= 8.
 fn lmr_reduction(quiet: bool, in_check: bool, depth: i32, index: usize) -> i32 {
     if quiet && !in_check && depth >= 4 && index >= 4 {

@@ -6,6 +6,7 @@
 use super::types::{Color, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares: bit `i` is square index `i` (0..81).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -23,9 +24,12 @@ const RANK0: u128 = {
 };
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square of the board.
     pub const ALL: Bitboard = Bitboard(ALL_BITS);
 
+    /// The set holding `sq` alone.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
@@ -63,36 +67,43 @@ impl Bitboard {
         }
     }
 
+    /// True when no square is in the set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// True when some square is in the set.
     #[inline(always)]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// True when `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         (self.0 >> sq.index()) & 1 != 0
     }
 
+    /// Add `sq`.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1u128 << sq.index();
     }
 
+    /// Remove `sq`.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u128 << sq.index());
     }
 
+    /// Add `sq` if absent, remove it if present.
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
         self.0 ^= 1u128 << sq.index();
     }
 
+    /// Number of squares in the set.
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -149,6 +160,7 @@ impl Bitboard {
         (self.0 as u64) | ((self.0 >> 63) as u64)
     }
 
+    /// The squares of `self` that are not in `other`.
     #[inline(always)]
     pub const fn and_not(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & !other.0)

@@ -30,6 +30,7 @@ pub const MAX_IN_HAND: [u32; 8] = [0, 18, 4, 4, 4, 2, 2, 4];
 pub const HAND_CAPACITY: [u32; 8] = [0, 31, 7, 7, 7, 7, 7, 7];
 
 impl Hand {
+    /// No piece in hand.
     pub const EMPTY: Hand = Hand(0);
 
     /// Raw packed value (for hashing or storage).
@@ -51,30 +52,34 @@ impl Hand {
         (self.0 >> SHIFT[i]) & MASK[i]
     }
 
+    /// True when at least one piece of kind `pt` is in hand.
     #[inline(always)]
     pub const fn has(self, pt: PieceType) -> bool {
         self.count(pt) != 0
     }
 
+    /// Add one piece of kind `pt`.
     #[inline(always)]
     pub fn add(&mut self, pt: PieceType) {
         debug_assert!(self.count(pt) < HAND_CAPACITY[pt as usize]);
         self.0 += 1 << SHIFT[pt as usize];
     }
 
+    /// Take away one piece of kind `pt` (there must be one).
     #[inline(always)]
     pub fn remove(&mut self, pt: PieceType) {
         debug_assert!(self.count(pt) > 0);
         self.0 -= 1 << SHIFT[pt as usize];
     }
 
-    /// Set the count of `pt`; `n` must not exceed [`HAND_CAPACITY`].
+    /// Set the count of `pt`; `n` must not exceed 31 pawns or 7 of another kind.
     pub fn set(&mut self, pt: PieceType, n: u32) {
         let i = pt as usize;
         debug_assert!(n <= HAND_CAPACITY[i]);
         self.0 = (self.0 & !(MASK[i] << SHIFT[i])) | (n << SHIFT[i]);
     }
 
+    /// True when no piece is in hand.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

@@ -40,6 +40,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -48,6 +49,7 @@ impl MoveList {
         }
     }
 
+    /// Append `m`.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
@@ -55,26 +57,31 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Number of moves in the list.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// True when the list holds no move.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The moves, in generation order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
+    /// The moves, to reorder in place.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
 
+    /// Remove every move.
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
@@ -99,10 +106,12 @@ impl MoveList {
         self.retain_from(0, f);
     }
 
+    /// True when `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
 
+    /// Iterate over the moves in generation order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
@@ -119,10 +128,15 @@ impl<'a> IntoIterator for &'a MoveList {
 /// Which moves to generate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GenType {
+    /// Captures, and promotions that capture nothing (the quiescence moves).
     CapturesPromotions,
+    /// Quiet moves that are not promotions.
     Quiets,
+    /// Replies to a check (only valid in check).
     Evasions,
+    /// Every pseudo-legal move when not in check.
     NonEvasions,
+    /// Quiet moves that give check.
     Checks,
 }
 

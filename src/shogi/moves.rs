@@ -11,6 +11,7 @@
 use super::types::{PieceType, Square};
 use std::fmt;
 
+/// A move in 16 bits: destination, origin square or dropped kind, promotion flag.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u16);
 
@@ -41,11 +42,13 @@ impl Move {
         Move(v)
     }
 
+    /// The 16 raw bits (what [`Move::from_raw`] takes back).
     #[inline(always)]
     pub const fn raw(self) -> u16 {
         self.0
     }
 
+    /// True for [`Move::NONE`], the absence of a move.
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
@@ -57,6 +60,7 @@ impl Move {
         self.0 != 0 && self.0 != Self::NULL.0
     }
 
+    /// Destination square.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::new((self.0 & 0x7f) as u8)
@@ -68,6 +72,7 @@ impl Move {
         (self.0 >> 7) & 0x7f
     }
 
+    /// True for a drop from the hand.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
         self.from_raw_field() >= DROP_BASE
@@ -87,6 +92,7 @@ impl Move {
         PieceType::ALL[(self.from_raw_field() - DROP_BASE) as usize]
     }
 
+    /// True when the moving piece promotes.
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.0 & (1 << 14) != 0

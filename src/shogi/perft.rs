@@ -50,10 +50,15 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 /// Leaf counts with their breakdown.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct PerftStats {
+    /// Leaf positions.
     pub nodes: u64,
+    /// Leaves reached by a capture.
     pub captures: u64,
+    /// Leaves reached by a promotion.
     pub promotions: u64,
+    /// Leaves in which the side to move is in check.
     pub checks: u64,
+    /// Leaves in which the side to move is checkmated.
     pub mates: u64,
 }
 

@@ -73,26 +73,31 @@ impl Position {
 
     // ----- queries -------------------------------------------------------------------
 
+    /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The piece on `sq` ([`Piece::EMPTY`] if none).
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Piece {
         self.board[sq.index()]
     }
 
+    /// The pieces `c` holds in hand.
     #[inline(always)]
     pub fn hand(&self, c: Color) -> Hand {
         self.hands[c.index()]
     }
 
+    /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// The squares of `c`'s pieces.
     #[inline(always)]
     pub fn pieces(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
@@ -104,6 +109,7 @@ impl Position {
         self.by_type[pt.index()]
     }
 
+    /// The squares of `c`'s pieces of kind `pt`.
     #[inline(always)]
     pub fn pieces_of(&self, c: Color, pt: PieceType) -> Bitboard {
         self.by_type[pt.index()] & self.by_color[c.index()]
@@ -226,6 +232,7 @@ impl Position {
         self.st().checkers
     }
 
+    /// True when the side to move is in check.
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.st().checkers.any()
@@ -474,6 +481,7 @@ impl Position {
         self.update_check_info();
     }
 
+    /// Take back [`Position::do_null_move`].
     pub fn undo_null_move(&mut self) {
         self.states.pop();
         self.side = self.side.flip();

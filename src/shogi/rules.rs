@@ -27,11 +27,13 @@ pub enum DeclarationRule {
 /// The rules a game is played under, beyond the moves themselves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct GameRules {
+    /// Which declaration (nyugyoku) rule applies.
     pub declaration: DeclarationRule,
     /// Draw once this many moves have been played (by move number), if set.
     pub max_moves: Option<u32>,
 }
 
+/// Why a game is drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DrawReason {
     /// The same position (board, hands, side to move) for the fourth time.
@@ -42,6 +44,7 @@ pub enum DrawReason {
     Declaration,
 }
 
+/// Why a game is won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum WinReason {
     /// The loser is to move and has no legal move.
@@ -57,9 +60,17 @@ pub enum WinReason {
 /// Outcome of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GameState {
+    /// The game goes on.
     Ongoing,
+    /// The game is drawn.
     Draw(DrawReason),
-    Win { winner: Color, reason: WinReason },
+    /// The game is won.
+    Win {
+        /// The side that wins.
+        winner: Color,
+        /// How it wins.
+        reason: WinReason,
+    },
 }
 
 impl GameState {
@@ -75,6 +86,7 @@ impl GameState {
 /// Repetition status of the current position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Repetition {
+    /// No repetition.
     None,
     /// Plain repetition: a draw.
     Draw,

@@ -1,4 +1,4 @@
-//! Static exchange evaluation (seeds ch. 9.5): the material balance of the capture sequence
+//! Static exchange evaluation (DESIGN.md §2.5): the material balance of the capture sequence
 //! on one square when both sides always recapture with their cheapest piece and may stop
 //! whenever going on would lose material. Sliders hidden behind a capturer join in as it
 //! leaves (x-rays). Drops are ignored as recaptures, and pins are not considered.
@@ -28,6 +28,7 @@ pub const SEE_VALUE: [i32; PieceType::NB] = [
     1200,  // dragon
 ];
 
+/// The value of a piece of kind `pt` in the exchanges [`Position::see`] counts (a pawn is 100).
 #[inline(always)]
 pub fn see_value(pt: PieceType) -> i32 {
     SEE_VALUE[pt.index()]
@@ -52,7 +53,7 @@ const ORDER: [PieceType; 14] = [
 ];
 
 impl Position {
-    /// Static exchange value of `m` for the side to move (seeds ch. 9.5), counting the
+    /// Static exchange value of `m` for the side to move (DESIGN.md §2.5), counting the
     /// promotion gain of `m` itself. A pseudo-legal move is expected.
     pub fn see(&self, m: Move) -> i32 {
         let us = self.side_to_move();

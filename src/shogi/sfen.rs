@@ -7,7 +7,6 @@
 //! the field, the column (1-based, in the whole string) and the character at fault.
 
 use super::hand::{HAND_CAPACITY, MAX_IN_HAND};
-use super::movegen::legal;
 use super::moves::Move;
 use super::position::Position;
 use super::types::{Color, Piece, PieceType, Square};
@@ -43,10 +42,15 @@ impl Validation {
 /// The part of an SFEN an error was found in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SfenField {
+    /// The board field (ranks separated by `/`).
     Board,
+    /// The side-to-move field (`b` or `w`).
     Side,
+    /// The pieces-in-hand field.
     Hand,
+    /// The move-number field.
     MoveNumber,
+    /// The SFEN as a whole (e.g. a missing field, a king in check on the wrong side).
     Whole,
 }
 
@@ -100,11 +104,13 @@ pub enum SfenErrorKind {
 /// A precise SFEN error.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SfenError {
+    /// The field the error is in.
     pub field: SfenField,
     /// 1-based column in the whole SFEN string (0 when it concerns the whole field).
     pub column: usize,
     /// The character at fault, if one is.
     pub found: Option<char>,
+    /// What is wrong.
     pub kind: SfenErrorKind,
     /// Human-readable detail.
     pub detail: String,
@@ -685,11 +691,6 @@ impl Position {
         }
         Ok(())
     }
-
-    /// True when the side to move has no legal move.
-    pub fn is_checkmate_or_stalemate(&self) -> bool {
-        legal(self).is_empty()
-    }
 }
 
 /// A move that cannot be played.
@@ -713,10 +714,15 @@ impl fmt::Display for MoveError {
 /// An error in a USI position argument.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PositionError {
+    /// The SFEN (or `startpos`) part is wrong.
     Sfen(SfenError),
+    /// A move of the `moves` list cannot be played.
     Move {
+        /// 0-based index of the move in the list.
         index: usize,
+        /// Why it cannot be played.
         error: MoveError,
+        /// The SFEN of the position the move was tried in.
         sfen: String,
     },
 }

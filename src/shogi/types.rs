@@ -11,18 +11,23 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// Sente, the first player.
     Black = 0,
+    /// Gote, the second player.
     White = 1,
 }
 
 impl Color {
+    /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// 0 for Black, 1 for White (for indexing tables).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {
@@ -31,6 +36,7 @@ impl Color {
         }
     }
 
+    /// The colour of index `i` (0 or 1).
     #[inline(always)]
     pub const fn from_index(i: usize) -> Color {
         if i == 0 {
@@ -55,19 +61,33 @@ impl std::ops::Not for Color {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceType {
+    /// Pawn (fu).
     Pawn = 1,
+    /// Lance (kyo).
     Lance = 2,
+    /// Knight (kei).
     Knight = 3,
+    /// Silver general (gin).
     Silver = 4,
+    /// Bishop (kaku).
     Bishop = 5,
+    /// Rook (hisha).
     Rook = 6,
+    /// Gold general (kin).
     Gold = 7,
+    /// King (gyoku).
     King = 8,
+    /// Promoted pawn (tokin).
     ProPawn = 9,
+    /// Promoted lance.
     ProLance = 10,
+    /// Promoted knight.
     ProKnight = 11,
+    /// Promoted silver.
     ProSilver = 12,
+    /// Horse: promoted bishop (uma).
     Horse = 13,
+    /// Dragon: promoted rook (ryu).
     Dragon = 14,
 }
 
@@ -102,6 +122,7 @@ impl PieceType {
     /// Number of slots needed for arrays indexed by piece type (index 0 unused).
     pub const NB: usize = 15;
 
+    /// The kind's number (1..=14), for indexing tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -117,11 +138,13 @@ impl PieceType {
         }
     }
 
+    /// True for the six kinds that can promote.
     #[inline(always)]
     pub const fn can_promote(self) -> bool {
         (self as u8) <= 6
     }
 
+    /// True for the six promoted kinds.
     #[inline(always)]
     pub const fn is_promoted(self) -> bool {
         (self as u8) >= 9
@@ -191,20 +214,24 @@ impl PieceType {
 pub struct Piece(u8);
 
 impl Piece {
+    /// An empty square.
     pub const EMPTY: Piece = Piece(0);
     /// Number of slots needed for arrays indexed by piece.
     pub const NB: usize = 32;
 
+    /// The piece of kind `pt` owned by `color`.
     #[inline(always)]
     pub const fn new(color: Color, pt: PieceType) -> Piece {
         Piece(pt as u8 + 16 * color as u8)
     }
 
+    /// True for [`Piece::EMPTY`].
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The piece's number, for indexing tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -256,6 +283,7 @@ impl fmt::Debug for Piece {
 pub struct Square(u8);
 
 impl Square {
+    /// Number of squares.
     pub const NB: usize = 81;
 
     /// Square from its index 0..81.
@@ -271,11 +299,13 @@ impl Square {
         Square(file * 9 + rank)
     }
 
+    /// The square's index (0..81), for indexing tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The square's raw byte (its index).
     #[inline(always)]
     pub const fn raw(self) -> u8 {
         self.0

@@ -244,11 +244,6 @@ impl<T: Zeroable> ZeroedBuf<T> {
     pub fn len(&self) -> usize {
         self.len
     }
-
-    /// Never true (a buffer has at least one element); for clippy's `len_without_is_empty`.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 impl<T: Zeroable> std::ops::Deref for ZeroedBuf<T> {

@@ -162,6 +162,14 @@ static void test_request_rules(void) {
     l.nodes = 2000;
     CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_OK);
     CHECK_ST(hayanagi_engine_wait(e, 20000), HAYANAGI_OK);
+    hayanagi_limits_init(&l);
+    l.depth = 1;
+    l.multipv = 33; /* refused, as USI and the MultiPV option refuse it */
+    CHECK_ST(hayanagi_engine_go(e, &l), HAYANAGI_INVALID_ARG);
+    char why[256];
+    size_t why_len = 0;
+    CHECK_ST(hayanagi_last_error(why, sizeof why, &why_len), HAYANAGI_OK);
+    CHECK(strstr(why, "multipv 33 is not in 1..=32") != NULL);
     CHECK_ST(hayanagi_engine_free(e), HAYANAGI_OK);
 }
 

@@ -4,7 +4,7 @@
 pub mod nnue_ref;
 pub mod usi;
 
-use hayanagi::shogi::{legal, Position};
+use hayanagi::{legal, Position};
 use std::path::PathBuf;
 
 /// Path of a file under `tests/data/`.

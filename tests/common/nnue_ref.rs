@@ -14,7 +14,7 @@
 //! * [`RefNet::evaluate`] runs the integer inference of §5 and returns the static evaluation
 //!   from the side to move's view.
 
-use hayanagi::shogi::{Color, PieceType, Position, Square};
+use hayanagi::{Color, PieceType, Position, Square};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 

@@ -53,7 +53,9 @@ pub enum LoadErrorKind {
 /// Why a network could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// What kind of problem stopped the load.
     pub kind: LoadErrorKind,
+    /// Human-readable detail (the file, the offset, the value found).
     pub message: String,
 }
 
@@ -68,7 +70,9 @@ impl std::error::Error for LoadError {}
 /// A loaded network and the warnings met on the way (hash mismatches).
 #[derive(Debug)]
 pub struct Loaded {
+    /// The net, ready to evaluate.
     pub network: Network,
+    /// Oddities that did not stop the load (e.g. an unknown description).
     pub warnings: Vec<String>,
 }
 

@@ -15,7 +15,7 @@ pub mod network;
 pub mod simd;
 
 pub use loader::{load_bytes, load_file, LoadError, LoadErrorKind, Loaded};
-pub use network::{Network, MAX_EVAL};
+pub use network::Network;
 pub use simd::SimdLevel;
 
 use crate::shogi::{Color, Move, Position};

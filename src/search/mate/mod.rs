@@ -41,8 +41,11 @@ pub const SOLVER_STACK_BYTES: usize = 32 << 20;
 
 /// Limits of one mate search.
 pub struct MateLimits<'a> {
+    /// Give up at this instant (`None`: no time limit).
     pub deadline: Option<Instant>,
+    /// Give up after this many nodes (`None`: no node limit).
     pub max_nodes: Option<u64>,
+    /// Give up as soon as this becomes true (another thread's stop).
     pub stop: &'a AtomicBool,
     /// Size of the proof-number table in MiB.
     pub table_mib: usize,
@@ -56,7 +59,9 @@ pub struct MateLimits<'a> {
 /// A finished mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateReport {
+    /// What the solver found.
     pub result: MateResult,
+    /// Nodes the solver visited.
     pub nodes: u64,
     /// For a mate: true when no shorter mate exists (the bounded pass below it finished).
     /// False when the budget ran out before that was settled; the line is still a mate.
@@ -98,7 +103,7 @@ impl MateReport {
 }
 
 /// Look for the shortest forced mate by the side to move in `pos`. Runs on a thread of its
-/// own with [`SOLVER_STACK_BYTES`] of stack (the search recurses once per ply), so any
+/// own with 32 MiB of stack (the search recurses once per ply), so any
 /// caller's thread will do. Where such a thread cannot be had (address-space limits), a
 /// smaller stack and then the calling thread serve, with paths cut shorter to match.
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {

@@ -218,7 +218,8 @@ impl ProofTable {
     }
 
     /// Permille of slots in use.
-    pub fn usage_permille(&self) -> u32 {
+    #[cfg(test)]
+    fn usage_permille(&self) -> u32 {
         (self.used as u64 * 1000 / self.entries.len() as u64) as u32
     }
 
