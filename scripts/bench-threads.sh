@@ -23,5 +23,5 @@ for mode in lazy rootsplit; do
   awk -v m="$mode" -v a="${T[${mode}1]}" -v b="${T[${mode}2]}" \
     'BEGIN { printf "%s: time to depth, 1 thread / 2 threads = %.2fx\n", m, a / b }'
 done
-echo "(root splitting searches every root move with a full window, seeds ch. 12.6; compare its"
+echo "(root splitting searches every root move with a full window, DESIGN.md §7.4; compare its"
 echo " time with Lazy SMP's at the same thread count)"
