@@ -46,7 +46,8 @@ pub mod ffi;
 
 pub use bench::{run_bench, BenchSummary, BENCH_POSITIONS};
 pub use engine::{
-    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, TtProbe,
+    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, SearchState,
+    TtProbe,
 };
 pub use eval::nnue::{
     load_bytes as load_network_bytes, load_file as load_network, LoadError, LoadErrorKind,

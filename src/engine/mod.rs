@@ -13,20 +13,25 @@
 //! the message). No lock of the engine is held while a sink runs, so a sink may call back
 //! into the engine, and another thread's call never waits for a sink: a search is over for
 //! commands once its answer is final, before that answer is handed to the sink (see
-//! [`RunState`]); only [`Engine::wait`] waits for the delivery.
+//! [`SearchState`]); only [`Engine::wait`] waits for the delivery.
+
+mod state;
+
+use state::RunState;
+pub use state::SearchState;
 
 use crate::book::Book;
 use crate::eval::nnue::{self, LoadError, LoadErrorKind, Network};
 use crate::eval::{EvalConfig, Evaluator};
 use crate::options::non_empty;
-use crate::search::mate::root::RootMate;
+use crate::search::choice::MoveChoice;
 use crate::search::mate::{self, MateLimits, MateReport};
-use crate::search::skill::{Skill, FULL_STRENGTH};
+use crate::search::skill::Skill;
 use crate::search::threads::{Job, ThreadPool};
 use crate::search::time::TimeManager;
 use crate::search::tt::{score_from_tt, TranspositionTable};
 use crate::search::worker::{Control, SearchConfig, SearchResult};
-use crate::search::{mate_in, BestMove, Info, Limits, Report, Score, ScoreBound};
+use crate::search::{BestMove, Info, Limits, Report, Score, ScoreBound};
 use crate::shogi::{Move, Position, PositionError};
 use crate::util::memory::AllocError;
 use crate::util::rng::Rng;
@@ -160,29 +165,6 @@ impl Report for SinkReport {
     }
 }
 
-/// Where the engine stands between a `go` (or `go_mate`) and its delivered answer.
-///
-/// A search is *running* from `go` until its answer is final; then it is *delivering*
-/// while the answer is handed to the sink, on the thread that found it. Commands that change
-/// what a search uses are `Busy` only while one runs: during a delivery they go through at
-/// once (a host may answer a best move with the next `set_position` and `go` from another
-/// thread before its sink has returned; the new search starts on the pool's main thread as
-/// soon as that sink returns). `wait` and `is_searching` count both.
-#[derive(Default)]
-struct RunState {
-    running: bool,
-    /// The threads inside a delivery now (a best move and a mate answer may overlap).
-    delivering: Vec<ThreadId>,
-}
-
-impl RunState {
-    /// Is there anything `wait` must wait for, seen from `me`? A delivery on `me` itself
-    /// is not waited for (it cannot end while we wait).
-    fn pending_for(&self, me: ThreadId) -> bool {
-        self.running || self.delivering.iter().any(|&t| t != me)
-    }
-}
-
 /// Marks the current thread as delivering while alive (also if the sink panics).
 struct Delivery<'a> {
     shared: &'a Shared,
@@ -191,11 +173,7 @@ struct Delivery<'a> {
 
 impl Drop for Delivery<'_> {
     fn drop(&mut self) {
-        let mut run = self.shared.run.lock();
-        if let Some(i) = run.delivering.iter().position(|&t| t == self.me) {
-            run.delivering.swap_remove(i);
-        }
-        drop(run);
+        self.shared.run.lock().delivered(self.me);
         self.shared.idle.notify_all();
     }
 }
@@ -232,8 +210,6 @@ struct Shared {
     /// The threads of `go_mate` not known to be finished, joined at shutdown (so no thread
     /// of ours outlives the engine).
     mate_threads: Mutex<Vec<JoinHandle<()>>>,
-    /// Set when a search thread panicked: the engine refuses further searches.
-    poisoned: std::sync::atomic::AtomicBool,
     /// Set by `new_game`: the next search starts with empty move-ordering histories.
     new_game_pending: std::sync::atomic::AtomicBool,
     /// Source of book and skill choices (`RandomSeed`).
@@ -268,16 +244,35 @@ fn net_path(opts: &EngineOptions) -> Option<PathBuf> {
 }
 
 impl Shared {
+    /// A search's end, on the pool's main thread: the move choice has its last word, the
+    /// result is kept, and the best move is delivered (`resign` when a thread panicked).
+    fn finish_search(&self, choice: MoveChoice, result: Option<SearchResult>) {
+        let failed = result.is_none();
+        let best = match result {
+            Some(mut r) => {
+                choice.finish(&mut r, &SinkReport(self.sinks.clone()), || {
+                    self.tt.read().hashfull_permille()
+                });
+                let best = r.best;
+                *self.last_result.lock() = Some(r);
+                best
+            }
+            None => {
+                self.sinks
+                    .log("a search thread panicked; answering resign; the engine is poisoned");
+                BestMove::Resign
+            }
+        };
+        self.deliver_and_finish(failed, || self.sinks.bestmove(&best));
+    }
+
     /// End a search from its own thread: its answer is final, so the search stops running
     /// (commands from any thread go through again), then `deliver` hands the answer to the
     /// sink; `wait` returns once it has.
-    fn deliver_and_finish(&self, deliver: impl FnOnce()) {
+    /// `failed`: the search thread panicked, and the engine is poisoned from now on.
+    fn deliver_and_finish(&self, failed: bool, deliver: impl FnOnce()) {
         let me = std::thread::current().id();
-        {
-            let mut run = self.run.lock();
-            run.running = false;
-            run.delivering.push(me);
-        }
+        self.run.lock().answer_final(me, failed);
         self.idle.notify_all();
         let _delivery = Delivery { shared: self, me };
         deliver();
@@ -334,7 +329,6 @@ impl Engine {
                 last_result: Mutex::new(None),
                 last_mate: Mutex::new(None),
                 mate_threads: Mutex::new(Vec::new()),
-                poisoned: std::sync::atomic::AtomicBool::new(false),
                 new_game_pending: std::sync::atomic::AtomicBool::new(false),
                 rng: Mutex::new(Rng::from_entropy()),
                 book: Mutex::new((String::new(), None)),
@@ -375,29 +369,32 @@ impl Engine {
 
     /// True after a search thread failed (panicked): `go` then refuses to start.
     pub fn is_poisoned(&self) -> bool {
-        self.shared.poisoned.load(Ordering::Acquire)
+        self.state() == SearchState::Poisoned
+    }
+
+    /// Where the engine stands: idle, searching, delivering an answer, or poisoned.
+    pub fn state(&self) -> SearchState {
+        self.shared.run.lock().state()
     }
 
     /// The run state, when no search runs (`Busy` otherwise). Never waits for a search or
     /// a sink: a delivery in progress does not count.
     fn lock_idle(&self) -> Result<parking_lot::MutexGuard<'_, RunState>, EngineError> {
         let run = self.shared.run.lock();
-        if run.running {
-            return Err(EngineError::Busy);
-        }
+        run.check_not_running()?;
         Ok(run)
     }
 
     /// True from `go` until the search's answer is final, before it is delivered: what a
     /// search uses cannot change meanwhile (those commands are [`EngineError::Busy`]).
     pub fn is_search_running(&self) -> bool {
-        self.shared.run.lock().running
+        self.shared.run.lock().is_running()
     }
 
     /// True from `go` until the search's best move has been delivered (the sink returned).
     pub fn is_searching(&self) -> bool {
         let run = self.shared.run.lock();
-        run.running || !run.delivering.is_empty()
+        run.is_running() || run.is_delivering()
     }
 
     /// Set the position from a USI position argument (`startpos moves ...`, `sfen ...`).
@@ -785,77 +782,35 @@ impl Engine {
             // A net is only ever loaded at `ready` (64 MB: `go` must return at once).
             self.warn_unloaded_net();
         }
-        let mut run = self.lock_idle()?;
-        if self.is_poisoned() {
-            return Err(EngineError::SearchFailed(
-                "an earlier search failed; create a new engine".into(),
-            ));
-        }
+        let mut run = self.shared.run.lock();
+        run.check_can_start()?;
         let pos = self.shared.position.lock().clone();
         // What the request means: one rule for every front end (src/request.rs).
         let limits = crate::request::normalize(limits, &pos)?;
         let opts = self.shared.options.lock().clone();
         // The threads first: when they cannot be had, the engine stays idle.
         let mut pool = self.pool.lock();
-        self.ensure_pool(&mut pool, opts.threads, !run.delivering.is_empty())?;
+        self.ensure_pool(&mut pool, opts.threads, run.is_delivering())?;
         let control = Arc::new(Control::with_threads(opts.threads));
         control
             .waiting
             .store(limits.infinite || limits.ponder, Ordering::Release);
         *self.shared.control.lock() = control.clone();
         *self.shared.last_result.lock() = None;
-        run.running = true;
+        run.start();
         drop(run);
 
         let tt = self.tt();
         tt.next_generation();
         let time = TimeManager::new(&limits, pos.side_to_move(), pos.move_number(), &opts.time);
-        let us = pos.side_to_move();
-        let ours = opts.draw_value[us.index()];
-        let mut draw_value = [0; 2];
-        draw_value[us.index()] = ours;
-        draw_value[(!us).index()] = -ours;
-        let book_move = if opts.own_book && !limits.infinite && limits.searchmoves.is_empty() {
+        let (choice, config) = {
             let book = self.shared.book.lock().1.clone();
-            book.and_then(|b| b.choose(&pos, self.shared.rng.lock().next_u64()))
-                .map(|bm| (bm.mv, bm.ponder))
-        } else {
-            None
-        };
-        // The side solver only where its answer is the one to play: one line, every root
-        // move allowed, full strength, no book move.
-        let side_mate = (opts.root_mate
-            && opts.multipv == 1
-            && limits.multipv.is_none_or(|n| n == 1)
-            && limits.searchmoves.is_empty()
-            && opts.skill_level == FULL_STRENGTH
-            && book_move.is_none())
-        .then(|| {
-            // MaxMovesToDraw: the mate must be over before the game is drawn (a position
-            // whose move number exceeds the limit is a draw).
-            let max_len = (opts.max_moves_to_draw > 0).then(|| {
-                opts.max_moves_to_draw
-                    .saturating_sub(pos.move_number())
-                    .min(60_000) as u16
-            });
-            RootMate::start(pos.clone(), control.clone(), opts.mate_hash_mib, max_len)
-        })
-        .flatten();
-        // `done` runs once but must be `Fn`: the solver is taken out of a slot.
-        let side_mate = Mutex::new(side_mate);
-        let started = std::time::Instant::now();
-        let config = SearchConfig {
-            multipv: opts.multipv,
-            declaration: opts.declaration,
-            features: opts.features,
-            draw_value,
-            max_moves_to_draw: opts.max_moves_to_draw,
-            resign_value: opts.resign_value,
-            skill: Skill::new(opts.skill_level, self.shared.rng.lock().next_u64()),
-            book_move,
-            eval: self.eval_config(),
-            fresh_history: self.shared.new_game_pending.swap(false, Ordering::AcqRel),
-            ..SearchConfig::default()
+            // Book first, then skill: the order the random numbers are drawn in.
+            let mut rng = self.shared.rng.lock();
+            let choice = MoveChoice::prepare(&pos, &limits, &opts, book, &mut rng, &control);
+            let skill = Skill::new(opts.skill_level, rng.next_u64());
+            let config = self.search_config(&opts, &pos, skill, choice.book_move);
+            (choice, config)
         };
         let shared = self.shared.clone();
         let job = Job {
@@ -868,31 +823,43 @@ impl Engine {
             config,
             time,
             report: Arc::new(SinkReport(self.shared.sinks.clone())),
-            done: Box::new(move |result: Option<SearchResult>| {
-                let best = match result {
-                    Some(mut r) => {
-                        if let Some(line) = side_mate.lock().take().and_then(RootMate::finish) {
-                            play_root_mate(&mut r, &line, &shared, started);
-                        }
-                        let best = r.best;
-                        *shared.last_result.lock() = Some(r);
-                        best
-                    }
-                    None => {
-                        shared.poisoned.store(true, Ordering::Release);
-                        shared.sinks.log(
-                            "a search thread panicked; answering resign; the engine is poisoned",
-                        );
-                        BestMove::Resign
-                    }
-                };
-                shared.deliver_and_finish(|| shared.sinks.bestmove(&best));
-            }),
+            done: Mutex::new(Some(Box::new(move |result| {
+                shared.finish_search(choice, result)
+            }))),
         };
         // The pool's main thread may still be in the previous search's best-move sink: the
         // job waits for it there, and `go` returns now.
         pool.as_ref().expect("ensure_pool made one").start(job);
         Ok(())
+    }
+
+    /// What the search of `pos` runs with: the options, the draw value seen from the side to
+    /// move, and the move choice made before it.
+    fn search_config(
+        &self,
+        opts: &EngineOptions,
+        pos: &Position,
+        skill: Option<Skill>,
+        book_move: Option<(Move, Option<Move>)>,
+    ) -> SearchConfig {
+        let us = pos.side_to_move();
+        let ours = opts.draw_value[us.index()];
+        let mut draw_value = [0; 2];
+        draw_value[us.index()] = ours;
+        draw_value[(!us).index()] = -ours;
+        SearchConfig {
+            multipv: opts.multipv,
+            declaration: opts.declaration,
+            features: opts.features,
+            draw_value,
+            max_moves_to_draw: opts.max_moves_to_draw,
+            resign_value: opts.resign_value,
+            skill,
+            book_move,
+            eval: self.eval_config(),
+            fresh_history: self.shared.new_game_pending.swap(false, Ordering::AcqRel),
+            ..SearchConfig::default()
+        }
     }
 
     /// Ask the running search to finish now (no-op when idle). Does not block.
@@ -944,41 +911,6 @@ impl Engine {
     }
 }
 
-/// The side solver proved a mate: play its first move and report its line, unless the
-/// search itself found a mate at least as short (or answered a declaration win).
-fn play_root_mate(
-    r: &mut SearchResult,
-    line: &[Move],
-    shared: &Shared,
-    started: std::time::Instant,
-) {
-    if !matches!(r.best, BestMove::Move { .. }) || line.is_empty() {
-        return;
-    }
-    if r.score.is_some_and(|s| s >= mate_in(line.len())) {
-        return;
-    }
-    r.best = BestMove::Move {
-        best: line[0],
-        ponder: line.get(1).copied(),
-    };
-    r.score = Some(mate_in(line.len()));
-    let time_ms = started.elapsed().as_millis() as u64;
-    let info = Info {
-        depth: r.depth.max(1),
-        seldepth: line.len() as u32,
-        multipv: 1,
-        score: Score::Mate(line.len() as i32),
-        bound: ScoreBound::Exact,
-        nodes: r.nodes,
-        nps: r.nodes * 1000 / time_ms.max(1),
-        time_ms,
-        hashfull: shared.tt.read().hashfull_permille(),
-        pv: line.to_vec(),
-    };
-    shared.sinks.info(&info);
-}
-
 /// Limits of [`Engine::go_mate`]; no limit at all means until `stop`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MateRequest {
@@ -999,12 +931,8 @@ impl Engine {
     /// commands are `Busy` meanwhile. [`Engine::last_mate`] keeps the previous answer
     /// until this one is final.
     pub fn go_mate(&self, request: MateRequest) -> Result<(), EngineError> {
-        let mut run = self.lock_idle()?;
-        if self.is_poisoned() {
-            return Err(EngineError::SearchFailed(
-                "an earlier search failed; create a new engine".into(),
-            ));
-        }
+        let mut run = self.shared.run.lock();
+        run.check_can_start()?;
         let pos = self.shared.position.lock().clone();
         let table_mib = self.shared.options.lock().mate_hash_mib;
         let control = Arc::new(Control::new());
@@ -1029,21 +957,21 @@ impl Engine {
                     mate::solve(&pos, limits)
                 }
             }));
+            let failed = solved.is_err();
             let report = solved.unwrap_or_else(|_| {
-                shared.poisoned.store(true, Ordering::Release);
                 shared
                     .sinks
                     .log("the mate search panicked; answering timeout; the engine is poisoned");
                 MateReport::timeout()
             });
             *shared.last_mate.lock() = Some(report.clone());
-            shared.deliver_and_finish(|| shared.sinks.mate(&report));
+            shared.deliver_and_finish(failed, || shared.sinks.mate(&report));
         });
         match thread {
             Ok(handle) => {
                 // Still holding the run state: the thread cannot mark its answer final
                 // before the search is marked as running.
-                run.running = true;
+                run.start();
                 drop(run);
                 let mut threads = self.shared.mate_threads.lock();
                 // An earlier mate thread may still be in its sink: only finished ones go.

@@ -3,6 +3,7 @@
 //! Nothing here knows about the C ABI or the USI text protocol: results go out through
 //! the [`Report`] callbacks given by the engine facade.
 
+pub mod choice;
 pub mod limits;
 pub mod mate;
 pub mod ordering;

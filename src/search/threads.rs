@@ -107,6 +107,9 @@ impl RootSplit {
     }
 }
 
+/// The end of a job: the chosen result goes to it once.
+pub type Done = Box<dyn FnOnce(Option<SearchResult>) + Send>;
+
 /// Everything one search needs.
 pub struct Job {
     pub mode: ParallelMode,
@@ -119,8 +122,8 @@ pub struct Job {
     /// Receives the main worker's info lines.
     pub report: Arc<dyn Report>,
     /// Called once, on the main pool thread, with the chosen result (None if a worker
-    /// panicked).
-    pub done: Box<dyn Fn(Option<SearchResult>) + Send + Sync>,
+    /// panicked): taken out of its slot by the one call.
+    pub done: Mutex<Option<Done>>,
     /// Root-splitting state (set by the pool for `ParallelMode::RootSplit`).
     pub split: Option<RootSplit>,
 }
@@ -287,7 +290,9 @@ fn thread_main(id: usize, threads: usize, shared: Arc<Shared>) {
             } else {
                 result.map(|main| choose(main, helper_results.into_iter().flatten()))
             };
-            (job.done)(chosen);
+            if let Some(done) = job.done.lock().take() {
+                done(chosen);
+            }
         } else {
             let mut st = shared.state.lock();
             st.helper_results[id - 1] = result;

@@ -2,6 +2,7 @@
 //! a quiescence search, as DESIGN.md §4 describes (TT use §4.6, null move §4.7, LMR §4.8,
 //! ordering §5.1, SEE pruning §4.9, killers §5.2, history §5.3, TT store §4.10).
 
+use super::choice;
 use super::limits::Limits;
 use super::ordering::{pick_next, Heuristics};
 use super::skill::Skill;
@@ -15,7 +16,7 @@ use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::rules::{DeclarationRule, Repetition};
-use crate::shogi::{generate_legal, legal, GenType, Move, MoveList, PieceType, Position};
+use crate::shogi::{generate_legal, GenType, Move, MoveList, PieceType, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -613,31 +614,28 @@ impl Worker {
     /// Fill the root moves; `Some` when no search is needed (a declaration win, a book
     /// move, or no legal move: resign).
     fn prepare_root(&mut self) -> Option<BestMove> {
-        if let Some(crate::shogi::GameState::Win { .. }) =
-            self.pos.declaration(self.config.declaration)
-        {
-            return Some(BestMove::Win);
-        }
-        if let Some((best, ponder)) = self.config.book_move {
-            if self.pos.is_legal(best) {
+        let answer = choice::answer_without_search(
+            &self.pos,
+            self.config.declaration,
+            self.config.book_move,
+            &self.limits.searchmoves,
+        );
+        match answer {
+            Ok(moves) => {
+                self.root_moves = moves
+                    .into_iter()
+                    .map(|mv| RootMove::unsearched(vec![mv]))
+                    .collect();
+                None
+            }
+            Err(BestMove::Move { best, ponder }) => {
                 self.root_moves = vec![RootMove::unsearched(
                     std::iter::once(best).chain(ponder).collect(),
                 )];
-                return Some(BestMove::Move { best, ponder });
+                Some(BestMove::Move { best, ponder })
             }
+            Err(end) => Some(end),
         }
-        let mut moves: Vec<Move> = legal(&self.pos).iter().copied().collect();
-        if !self.limits.searchmoves.is_empty() {
-            moves.retain(|m| self.limits.searchmoves.contains(m));
-        }
-        if moves.is_empty() {
-            return Some(BestMove::Resign);
-        }
-        self.root_moves = moves
-            .into_iter()
-            .map(|mv| RootMove::unsearched(vec![mv]))
-            .collect();
-        None
     }
 
     /// DESIGN.md §7.3: one root move, full window, as a root-splitting worker.
@@ -750,7 +748,7 @@ impl Worker {
             None => self.ponder_from_tt(best),
         };
         let score = score_of(&self.root_moves[chosen]);
-        if score.is_some_and(|s| s < -self.config.resign_value) {
+        if choice::resigns(score, self.config.resign_value) {
             return self.finish(BestMove::Resign, score);
         }
         self.finish(BestMove::Move { best, ponder }, score)
