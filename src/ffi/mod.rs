@@ -336,7 +336,27 @@ macro_rules! engine_ref {
     }};
 }
 
-/// Reject a NULL out-parameter.
+/// Reject a NULL argument of a call without an engine handle (the message goes to the
+/// calling thread's last error).
+macro_rules! require_arg {
+    ($ptr:expr, $name:expr) => {
+        if $ptr.is_null() {
+            set_thread_error(concat!($name, " is NULL"));
+            return HAYANAGI_NULL_ARG;
+        }
+    };
+}
+
+/// Refuse a call made from inside one of this engine's own callbacks (REENTRANT).
+macro_rules! not_in_own_callback {
+    ($e:expr, $why:expr) => {
+        if $e.in_own_callback() {
+            return $e.fail(HAYANAGI_REENTRANT, $why);
+        }
+    };
+}
+
+/// Reject a NULL argument of an engine call.
 macro_rules! require {
     ($e:expr, $ptr:expr, $name:expr) => {
         if $ptr.is_null() {
@@ -434,10 +454,7 @@ pub extern "C" fn hayanagi_last_error(
 #[no_mangle]
 pub extern "C" fn hayanagi_limits_init(limits: *mut hayanagi_limits) -> hayanagi_status {
     ffi_boundary(|| {
-        if limits.is_null() {
-            set_thread_error("limits is NULL");
-            return HAYANAGI_NULL_ARG;
-        }
+        require_arg!(limits, "limits");
         // SAFETY: non-null, and the header requires it to point at a hayanagi_limits.
         unsafe { limits.write(types::default_limits()) };
         HAYANAGI_OK
@@ -454,10 +471,7 @@ pub extern "C" fn hayanagi_table_new(
     out: *mut *mut hayanagi_table,
 ) -> hayanagi_status {
     ffi_boundary(|| {
-        if out.is_null() {
-            set_thread_error("out is NULL");
-            return HAYANAGI_NULL_ARG;
-        }
+        require_arg!(out, "out");
         if size_mib == 0 || size_mib as usize > crate::engine::MAX_HASH_MIB {
             set_thread_error("size_mib must be between 1 and 1048576");
             return HAYANAGI_INVALID_ARG;
@@ -500,10 +514,7 @@ pub extern "C" fn hayanagi_engine_new(
     out: *mut *mut hayanagi_engine,
 ) -> hayanagi_status {
     ffi_boundary(|| {
-        if out.is_null() {
-            set_thread_error("out is NULL");
-            return HAYANAGI_NULL_ARG;
-        }
+        require_arg!(out, "out");
         let engine = match Engine::try_new() {
             Ok(engine) => engine,
             Err(e) => {
@@ -598,12 +609,10 @@ pub extern "C" fn hayanagi_engine_free(engine: *mut hayanagi_engine) -> hayanagi
         }
         // SAFETY: non-null handle from `hayanagi_engine_new`.
         let e = unsafe { &*engine };
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "hayanagi_engine_free called from the engine's own callback",
-            );
-        }
+        not_in_own_callback!(
+            e,
+            "hayanagi_engine_free called from the engine's own callback"
+        );
         // Join the search first, through a shared reference: its callbacks may still call
         // `stop` on this handle, which must not race with the exclusive ownership taken
         // below.
@@ -886,12 +895,10 @@ pub extern "C" fn hayanagi_engine_go(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "hayanagi_engine_go called from the engine's own callback",
-            );
-        }
+        not_in_own_callback!(
+            e,
+            "hayanagi_engine_go called from the engine's own callback"
+        );
         let l = if limits.is_null() {
             types::default_limits()
         } else {
@@ -937,12 +944,10 @@ pub extern "C" fn hayanagi_engine_go_mate(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "hayanagi_engine_go_mate called from the engine's own callback",
-            );
-        }
+        not_in_own_callback!(
+            e,
+            "hayanagi_engine_go_mate called from the engine's own callback"
+        );
         if flags & !HAYANAGI_MATE_ANY_LENGTH != 0 {
             return e.fail(
                 HAYANAGI_INVALID_ARG,
@@ -1018,12 +1023,10 @@ pub extern "C" fn hayanagi_engine_wait(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "hayanagi_engine_wait called from the engine's own callback",
-            );
-        }
+        not_in_own_callback!(
+            e,
+            "hayanagi_engine_wait called from the engine's own callback"
+        );
         let timeout = (timeout_ms >= 0).then(|| Duration::from_millis(timeout_ms as u64));
         if e.engine.wait(timeout) {
             HAYANAGI_OK
@@ -1060,12 +1063,7 @@ fn set_slot<T: Copy>(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "callbacks cannot be changed from inside a callback",
-            );
-        }
+        not_in_own_callback!(e, "callbacks cannot be changed from inside a callback");
         if e.engine.is_search_running() {
             return e.fail(HAYANAGI_BUSY, "callbacks cannot be changed while searching");
         }
@@ -1162,15 +1160,11 @@ pub extern "C" fn hayanagi_engine_usi_command(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if line.is_null() {
-            return e.fail(HAYANAGI_NULL_ARG, "line is NULL");
-        }
-        if e.in_own_callback() {
-            return e.fail(
-                HAYANAGI_REENTRANT,
-                "hayanagi_engine_usi_command called from the engine's own callback",
-            );
-        }
+        require!(e, line, "line");
+        not_in_own_callback!(
+            e,
+            "hayanagi_engine_usi_command called from the engine's own callback"
+        );
         // SAFETY: non-null; the header requires a NUL-terminated string valid for the call.
         let bytes = unsafe { std::ffi::CStr::from_ptr(line) }.to_bytes();
         // Like a pipe, the channel takes any bytes: invalid UTF-8 becomes U+FFFD.
@@ -1365,9 +1359,7 @@ pub extern "C" fn hayanagi_engine_set_table(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if table.is_null() {
-            return e.fail(HAYANAGI_NULL_ARG, "table is NULL");
-        }
+        require!(e, table, "table");
         // SAFETY: non-null table handle from `hayanagi_table_new`.
         let t = unsafe { &*table };
         e.status_of(e.engine.share_tt(t.tt.clone()))
