@@ -1028,3 +1028,33 @@ fn move_number_with_sign_and_usi_position_with_any_whitespace() {
     let p = Position::from_usi_position("sfen\t4k4/9/9/9/9/9/9/9/4K4 b P 3 moves P*5b").unwrap();
     assert_eq!(p.move_number(), 4);
 }
+
+/// SFEN through the standard traits: `FromStr` parses what `Display` writes, `Debug` wraps
+/// it, and a bad SFEN is the same error as `Position::from_sfen` gives.
+#[test]
+fn sfen_goes_through_display_and_from_str() {
+    for sfen in [
+        STARTPOS_SFEN,
+        "4k4/9/9/9/4+P4/9/4P4/9/4K4 b - 1",
+        "ln1g3nl/1r1sk1g2/p1ppppspp/1p5P1/9/2P6/PP1PPPP1P/1BG4R1/LNS1KGSNL w Bp 14",
+        "8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L18P 1",
+    ] {
+        let pos: Position = sfen.parse().unwrap();
+        assert_eq!(pos.to_string(), sfen);
+        assert_eq!(pos.to_sfen(), sfen);
+        assert_eq!(format!("{pos:?}"), format!("Position({sfen})"));
+        assert_eq!(
+            pos.to_string().parse::<Position>().unwrap().key(),
+            pos.key()
+        );
+    }
+    assert_eq!(
+        "startpos".parse::<Position>().unwrap().to_string(),
+        STARTPOS_SFEN
+    );
+    let bad = "4k4/9/9/9/9/9/9/9/4K4 x - 1";
+    assert_eq!(
+        bad.parse::<Position>().unwrap_err(),
+        Position::from_sfen(bad).unwrap_err()
+    );
+}

@@ -21,7 +21,7 @@ use super::attacks::tables;
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, PieceType, Square};
+use super::types::{dead_rank_count, Color, PieceType, Square};
 
 /// Room for every pseudo-legal move of any position (the most legal moves known is 593).
 pub const MAX_MOVES: usize = 1024;
@@ -148,15 +148,14 @@ enum Promo {
     Never,
 }
 
-/// Ranks on which a piece of kind `pt` and colour `c` could never move again: a
-/// non-promotion there is illegal (pawn/lance on the last rank, knight on the last two).
+/// The squares on which a piece of kind `pt` and colour `c` could never move again
+/// ([`dead_rank_count`]): a non-promotion or a drop there is illegal.
 #[inline(always)]
 fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
-    let n = match pt {
-        PieceType::Pawn | PieceType::Lance => 1,
-        PieceType::Knight => 2,
-        _ => return Bitboard::EMPTY,
-    };
+    let n = dead_rank_count(pt);
+    if n == 0 {
+        return Bitboard::EMPTY;
+    }
     match c {
         Color::Black => Bitboard::ranks(0, n - 1),
         Color::White => Bitboard::ranks(9 - n, 8),

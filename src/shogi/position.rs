@@ -10,7 +10,7 @@ use super::attacks::{tables, Tables};
 use super::bitboard::Bitboard;
 use super::hand::Hand;
 use super::moves::Move;
-use super::types::{in_promotion_zone, Color, Piece, PieceType, Square};
+use super::types::{in_promotion_zone, is_dead_square, Color, Piece, PieceType, Square};
 use super::zobrist;
 
 /// State that changes with every move and is restored by popping.
@@ -47,7 +47,7 @@ pub struct Position {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_sfen())
+        write!(f, "Position({self})")
     }
 }
 
@@ -615,20 +615,14 @@ impl Position {
             if !self.hands[us.index()].has(pt) || !self.board[to.index()].is_empty() {
                 return false;
             }
-            let rr = to.relative_rank(us);
-            match pt {
-                PieceType::Pawn => {
-                    if rr == 0 {
-                        return false;
-                    }
-                    let own_pawns = self.pieces_of(us, PieceType::Pawn);
-                    if (own_pawns & Bitboard::file(to.file())).any() {
-                        return false;
-                    }
+            if is_dead_square(us, pt, to) {
+                return false;
+            }
+            if pt == PieceType::Pawn {
+                let own_pawns = self.pieces_of(us, PieceType::Pawn);
+                if (own_pawns & Bitboard::file(to.file())).any() {
+                    return false;
                 }
-                PieceType::Lance if rr == 0 => return false,
-                PieceType::Knight if rr <= 1 => return false,
-                _ => {}
             }
             if checkers.any() {
                 if checkers.more_than_one() {
@@ -655,13 +649,8 @@ impl Position {
             if !pt.can_promote() || !(in_promotion_zone(us, from) || in_promotion_zone(us, to)) {
                 return false;
             }
-        } else {
-            let rr = to.relative_rank(us);
-            match pt {
-                PieceType::Pawn | PieceType::Lance if rr == 0 => return false,
-                PieceType::Knight if rr <= 1 => return false,
-                _ => {}
-            }
+        } else if is_dead_square(us, pt, to) {
+            return false;
         }
         if checkers.any() && pt != PieceType::King {
             if checkers.more_than_one() {

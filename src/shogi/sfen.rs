@@ -9,7 +9,7 @@
 use super::hand::{HAND_CAPACITY, MAX_IN_HAND};
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, Piece, PieceType, Square};
+use super::types::{is_dead_square, Color, Piece, PieceType, Square};
 use std::fmt;
 
 /// SFEN of the standard starting position.
@@ -290,13 +290,7 @@ fn parse_board(
             base
         };
         let sq = Square::from_file_rank(file as u8, rank);
-        let rr = sq.relative_rank(color);
-        let dead = match pt {
-            PieceType::Pawn | PieceType::Lance => rr == 0,
-            PieceType::Knight => rr <= 1,
-            _ => false,
-        };
-        if dead && limit == Validation::Standard {
+        if is_dead_square(color, pt, sq) && limit == Validation::Standard {
             return Err(err(
                 f,
                 col,
@@ -564,12 +558,21 @@ impl Position {
         Ok(pos)
     }
 
-    /// The SFEN of the current position. Hands are listed R B G S N L P, black first.
+    /// The SFEN of the current position (what [`Display`](fmt::Display) writes). Hands are
+    /// listed R B G S N L P, black first.
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
+        self.to_string()
+    }
+}
+
+/// The SFEN of the position (hands listed R B G S N L P, black first); `{:?}` shows
+/// `Position(<SFEN>)`.
+impl fmt::Display for Position {
+    fn fmt(&self, s: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
         for rank in 0..9u8 {
             if rank > 0 {
-                s.push('/');
+                s.write_char('/')?;
             }
             let mut empties = 0;
             for file in (0..9u8).rev() {
@@ -579,18 +582,18 @@ impl Position {
                     continue;
                 }
                 if empties > 0 {
-                    s.push(char::from(b'0' + empties));
+                    s.write_char(char::from(b'0' + empties))?;
                     empties = 0;
                 }
-                s.push_str(&format!("{p:?}"));
+                write!(s, "{p}")?;
             }
             if empties > 0 {
-                s.push(char::from(b'0' + empties));
+                s.write_char(char::from(b'0' + empties))?;
             }
         }
-        s.push(' ');
-        s.push(if self.side == Color::Black { 'b' } else { 'w' });
-        s.push(' ');
+        s.write_char(' ')?;
+        s.write_char(if self.side == Color::Black { 'b' } else { 'w' })?;
+        s.write_char(' ')?;
         let order = [
             PieceType::Rook,
             PieceType::Bishop,
@@ -609,24 +612,35 @@ impl Position {
                 }
                 any = true;
                 if n > 1 {
-                    s.push_str(&n.to_string());
+                    write!(s, "{n}")?;
                 }
                 let l = pt.sfen_letter();
-                s.push(if c == Color::White {
+                s.write_char(if c == Color::White {
                     l.to_ascii_lowercase()
                 } else {
                     l
-                });
+                })?;
             }
         }
         if !any {
-            s.push('-');
+            s.write_char('-')?;
         }
-        s.push(' ');
-        s.push_str(&self.move_number().to_string());
-        s
+        s.write_char(' ')?;
+        write!(s, "{}", self.move_number())
     }
+}
 
+/// Parses an SFEN (or `startpos`) under [`Validation::Standard`]; a USI `position`
+/// argument with moves is [`Position::from_usi_position`].
+impl std::str::FromStr for Position {
+    type Err = SfenError;
+
+    fn from_str(sfen: &str) -> Result<Position, SfenError> {
+        Position::from_sfen(sfen)
+    }
+}
+
+impl Position {
     /// Parse a move in USI notation and check that it is legal here.
     pub fn parse_usi_move(&self, text: &str) -> Result<Move, MoveError> {
         let Some(m) = Move::from_usi(text) else {

@@ -260,7 +260,8 @@ impl Piece {
     }
 }
 
-impl fmt::Debug for Piece {
+/// The SFEN letters: `P`, `+r`, ...; `.` for an empty square (Debug shows the same).
+impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind() {
             None => write!(f, "."),
@@ -275,6 +276,12 @@ impl fmt::Debug for Piece {
                 write!(f, "{plus}{c}")
             }
         }
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -383,6 +390,24 @@ impl fmt::Display for Square {
 #[inline(always)]
 pub const fn in_promotion_zone(c: Color, sq: Square) -> bool {
     sq.relative_rank(c) <= 2
+}
+
+/// The dead-rank rule, the one place it is written: how many far ranks a piece of kind
+/// `pt` could never move from (pawn and lance 1, knight 2, any other kind 0). A drop or a
+/// non-promoting move there is illegal, and a standard position holds no such piece.
+#[inline(always)]
+pub const fn dead_rank_count(pt: PieceType) -> u8 {
+    match pt {
+        PieceType::Pawn | PieceType::Lance => 1,
+        PieceType::Knight => 2,
+        _ => 0,
+    }
+}
+
+/// True when a `c` piece of kind `pt` on `sq` could never move again ([`dead_rank_count`]).
+#[inline(always)]
+pub const fn is_dead_square(c: Color, pt: PieceType, sq: Square) -> bool {
+    sq.relative_rank(c) < dead_rank_count(pt)
 }
 
 #[cfg(test)]
