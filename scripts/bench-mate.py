@@ -13,7 +13,7 @@ replayed with cshogi (legal, each attacker move checks, the end is mate).
 
 usage: scripts/bench-mate.py [--file tests/data/tsume/tsume_sample100.tsv] [--cap 10]
                              [--lib target/release/libhayanagi.so] [--any-length] [--verbose]
-(build the library first: cargo build --release)
+(build the library first: cargo clib --release)
 """
 import argparse
 import ctypes

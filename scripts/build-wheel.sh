@@ -6,5 +6,5 @@
 #   scripts/build-wheel.sh [--out DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --lib
+cargo clib --release
 python3 bindings/python/build_wheel.py "$@"

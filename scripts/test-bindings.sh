@@ -19,7 +19,7 @@ python3 -c "import pytest" 2>/dev/null || { echo "test-bindings.sh: pytest not f
 
 OUT_DIR=${OUT_DIR:-target/bindings}
 t0=$(date +%s)
-cargo build --release --lib
+cargo clib --release
 LIB=target/release/libhayanagi.so
 [[ -f "$LIB" ]] || { echo "test-bindings.sh: $LIB missing after the build" >&2; exit 1; }
 t1=$(date +%s)

@@ -4,7 +4,7 @@
     python3 bindings/python/build_wheel.py [--lib PATH] [--out DIR]
 
 --lib defaults to target/release/libhayanagi.so (.dylib, hayanagi.dll) of this checkout
-(build it first: cargo build --release; scripts/build-wheel.sh does both); --out defaults
+(build it first: cargo clib --release; scripts/build-wheel.sh does both); --out defaults
 to target/wheels. Prints the wheel's path. Standard library only: the wheel is a zip with
 the package, the library next to it (where hayanagi/_native.py looks first) and the
 dist-info files (METADATA, WHEEL, RECORD with sha256 digests). Tag py3-none-<platform>:
@@ -106,7 +106,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "target" / "wheels")
     args = ap.parse_args()
     if not args.lib.is_file():
-        print(f"build_wheel: {args.lib} not found (cargo build --release)", file=sys.stderr)
+        print(f"build_wheel: {args.lib} not found (cargo clib --release)", file=sys.stderr)
         return 2
     print(build(args.lib, args.out))
     return 0
