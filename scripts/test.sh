@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test suite: formatting, lints, the Rust tests (release and debug builds: perft to
+# Every test suite: formatting, lints, rustdoc, the Rust tests (release and debug builds: perft to
 # depth 6 is part of them), the move-generator cross-check against cshogi, the C/C++ tests
 # through CMake/ctest plus valgrind memcheck, and the C# (mono) and Python bindings.
 set -euo pipefail
@@ -10,6 +10,8 @@ python3 -c "import pytest" 2>/dev/null || python3 -m pip install --quiet pytest
 python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
 cargo fmt --all -- --check
 cargo clippy --release --all-targets -- -D warnings
+# The Rust API's documentation builds without a warning (broken or private links).
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 cargo test --release
 # The debug profile as well: debug_assert!s and overflow checks only run there (about 3
 # minutes on 2 cores, build included).
