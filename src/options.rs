@@ -328,6 +328,12 @@ macro_rules! path {
 }
 
 /// Every option, in the order a GUI shows them.
+///
+/// ```
+/// let hash = hayanagi::OPTIONS.iter().find(|o| o.name == "USI_Hash").unwrap();
+/// assert_eq!(hash.default_text(), "16");
+/// assert!(hash.at_ready && !hash.hidden);
+/// ```
 pub static OPTIONS: &[OptionDef] = &[
     OptionDef {
         aliases: &["Hash"],

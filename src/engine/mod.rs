@@ -288,6 +288,19 @@ fn seeded_rng(seed: u64) -> Rng {
 }
 
 /// A shogi engine.
+///
+/// ```
+/// use hayanagi::{BestMove, Engine, Limits};
+///
+/// let engine = Engine::new();
+/// engine.set_option("MultiPV", "2").unwrap();
+/// assert_eq!(engine.get_option("multipv").unwrap(), "2"); // names ignore case
+/// assert!(engine.set_option("MultiPV", "33").is_err()); // the registry's range: 1-32
+/// engine.set_position("startpos moves 7g7f").unwrap();
+/// engine.set_bestmove_sink(Some(Box::new(|b: &BestMove| println!("bestmove {}", b.to_usi()))));
+/// engine.go(Limits { depth: Some(3), ..Limits::default() }).unwrap(); // returns at once
+/// assert!(engine.wait(None)); // the best move has been delivered
+/// ```
 pub struct Engine {
     shared: Arc<Shared>,
     /// Search threads, created at the first `go` and whenever `Threads` changes.

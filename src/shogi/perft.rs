@@ -9,6 +9,11 @@ use super::moves::Move;
 use super::position::Position;
 
 /// Number of leaf nodes at `depth` (bulk-counted last ply).
+///
+/// ```
+/// let mut pos = hayanagi::Position::startpos();
+/// assert_eq!(hayanagi::perft(&mut pos, 3), 25_470);
+/// ```
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     // One move list per ply, allocated once: a fresh list per node would clear 2 KiB each time.
     let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();

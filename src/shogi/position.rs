@@ -31,7 +31,22 @@ pub struct StateInfo {
     pub plies_from_null: u16,
 }
 
-/// A shogi position.
+/// A shogi position: the board, both hands, the side to move and the move history (for
+/// repetitions and `undo_move`). SFEN in and out through [`FromStr`](std::str::FromStr)
+/// and [`Display`](std::fmt::Display).
+///
+/// ```
+/// use hayanagi::{legal, Position};
+///
+/// let mut pos: Position = "startpos".parse().unwrap();
+/// assert_eq!(legal(&pos).len(), 30);
+/// let m = pos.parse_usi_move("7g7f").unwrap();
+/// pos.do_move(m);
+/// assert_eq!(
+///     pos.to_string(),
+///     "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+/// );
+/// ```
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: [Piece; 81],

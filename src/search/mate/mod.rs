@@ -106,6 +106,25 @@ impl MateReport {
 /// own with 32 MiB of stack (the search recurses once per ply), so any
 /// caller's thread will do. Where such a thread cannot be had (address-space limits), a
 /// smaller stack and then the calling thread serve, with paths cut shorter to match.
+///
+/// ```
+/// use hayanagi::{solve_mate, MateLimits, MateResult, Position};
+/// use std::sync::atomic::AtomicBool;
+///
+/// // A gold drop on 5b mates at once.
+/// let pos: Position = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap();
+/// let stop = AtomicBool::new(false);
+/// let limits = MateLimits {
+///     deadline: None,
+///     max_nodes: Some(100_000),
+///     stop: &stop,
+///     table_mib: 1,
+///     shortest: true,
+///     max_len: None,
+/// };
+/// let report = solve_mate(&pos, limits);
+/// assert_eq!(report.result, MateResult::Mate(vec![pos.parse_usi_move("G*5b").unwrap()]));
+/// ```
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
     // (stack bytes, deepest path): the fallback allows 4 KiB of stack per ply, twice what
     // the main stack size does.
