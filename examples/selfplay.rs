@@ -2,7 +2,7 @@
 //! techniques stay on and to measure parallel search.
 //!
 //! ```text
-//! cargo run --release --example selfplay -- --a check_extension --b default \
+//! cargo run --release --example selfplay -- --a futility --b default \
 //!     --games 400 --nodes 10000 [--movetime MS] [--threads-a N] [--threads-b N] \
 //!     [--parallel 2] [--openings FILE]
 //! ```

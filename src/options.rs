@@ -616,7 +616,7 @@ mod tests {
             ("DrawValueBlack", "-20"),
             ("EnteringKingRule", "TryRule"),
             ("ParallelMode", "rootsplit"),
-            ("SearchFeatures", "futility,iir"),
+            ("SearchFeatures", "futility,razoring"),
             ("SearchFeatures", "none"),
             ("USI_Ponder", "false"),
         ];

@@ -1505,17 +1505,14 @@ impl Fuzzer {
                         [
                             "",
                             "none",
-                            "check_extension",
                             "reverse_futility",
                             "futility",
                             "late_move_pruning",
                             "razoring",
                             "log_lmr",
                             "see_pruning",
-                            "history_malus",
-                            "iir",
-                            "deep_futility",
-                            "strong_lmr",
+                            "qs_evasion_pruning",
+                            "qs_safe_promotions",
                         ]
                         .contains(&f)
                     })

@@ -1,7 +1,9 @@
-//! Move ordering (DESIGN.md §5.1) and the killer/history tables behind it (§5.2, §5.3).
+//! Move ordering (DESIGN.md §5.1) and the statistics behind it: killers (§5.2), the
+//! butterfly history, continuation histories, counter moves and capture history (§5.3).
 
 use crate::shogi::see::see_value;
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, Move, Piece, Position};
+use crate::util::memory::ZeroedBuf;
 
 /// DESIGN.md §5.1: weights of the ordering score.
 pub const TT_MOVE_BONUS: i32 = 4_000_000;
@@ -14,14 +16,73 @@ pub const PROMOTION_BONUS: i32 = 1_200;
 pub const DROP_BASE: i32 = 200;
 pub const KILLER_1: i32 = 90_000;
 pub const KILLER_2: i32 = 80_000;
+/// The reply that refuted the opponent's last move the last time it was played.
+pub const COUNTER_MOVE: i32 = 70_000;
+
+/// Every history entry stays within +-this: an update moves an entry towards the bound by
+/// the bonus, scaled down by how close it already is ("gravity", DESIGN.md §5.3).
+pub const HISTORY_MAX: i32 = 16_384;
 
 /// Slots for "from": 81 squares, then one per drop kind.
 const FROM_BUCKETS: usize = 81 + 8;
 
-/// Killer moves (two per ply) and the history table of one search thread.
+/// A (moving piece, destination) pair: the key of continuation histories and counter
+/// moves. The piece is the one standing on the destination after the move (promoted by a
+/// promotion), so a drop and a board move of the same piece to the same square share it.
+pub const PIECE_TO_NB: usize = Piece::NB * 81;
+
+/// The pair of `m` played in `pos` (before the move is made).
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> usize {
+    let piece = if m.is_drop() {
+        Piece::new(pos.side_to_move(), m.dropped())
+    } else {
+        let p = pos.piece_on(m.from());
+        if m.is_promotion() {
+            Piece::new(p.color(), p.piece_type().promoted())
+        } else {
+            p
+        }
+    };
+    piece.index() * 81 + m.to().index()
+}
+
+/// Bonus of a cut-off at `depth`: grows with depth, capped so that one deep cut cannot
+/// swamp the table.
+#[inline]
+pub fn stat_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32 * depth).min(1_500)
+}
+
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+#[inline]
+fn gravity32(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// The plies back whose move keys a continuation history (1: the opponent's last move,
+/// 2: our own previous move, 4: ours two moves ago).
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
+/// Killer moves (two per ply) and the history tables of one search thread.
 pub struct Heuristics {
     pub killers: Vec<[Move; 2]>,
     history: Vec<[[i32; 81]; FROM_BUCKETS]>,
+    /// `continuation[prev * PIECE_TO_NB + cur]`: how often the move `cur` cut after `prev`
+    /// was played some plies before. `None` when the memory cannot be had (the search then
+    /// orders without it).
+    continuation: Option<ZeroedBuf<i16>>,
+    /// The reply that cut after each (piece, destination) of the opponent.
+    counter_moves: Vec<Move>,
+    /// `capture[piece_to * 16 + captured kind]`.
+    capture: Vec<i16>,
 }
 
 impl Heuristics {
@@ -29,6 +90,9 @@ impl Heuristics {
         Heuristics {
             killers: vec![[Move::NONE; 2]; max_ply + 2],
             history: vec![[[0; 81]; FROM_BUCKETS]; 2],
+            continuation: ZeroedBuf::new(PIECE_TO_NB * PIECE_TO_NB, "continuation history").ok(),
+            counter_moves: vec![Move::NONE; PIECE_TO_NB],
+            capture: vec![0; PIECE_TO_NB * 16],
         }
     }
 
@@ -40,6 +104,11 @@ impl Heuristics {
         for h in &mut self.history {
             *h = [[0; 81]; FROM_BUCKETS];
         }
+        if let Some(c) = &mut self.continuation {
+            c.fill(0);
+        }
+        self.counter_moves.fill(Move::NONE);
+        self.capture.fill(0);
     }
 
     #[inline]
@@ -62,28 +131,85 @@ impl Heuristics {
         }
     }
 
-    /// DESIGN.md §5.3: depth^2 * 8, decayed by 1/16.
-    pub fn record_history(&mut self, c: Color, m: Move, depth: i32) {
-        let h = &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()];
-        *h += depth * depth * 8;
-        *h -= *h / 16;
-    }
-
-    /// A quiet move searched before the one that cut: the same amount taken away, so that
-    /// moves that keep failing sink (beyond the base design, DESIGN.md §5.4: `history_malus`).
-    pub fn penalise_history(&mut self, c: Color, m: Move, depth: i32) {
-        let h = &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()];
-        *h -= depth * depth * 8;
-        *h -= *h / 16;
-    }
-
+    /// The butterfly (colour, from, to) history of `m`.
     #[inline]
     pub fn history(&self, c: Color, m: Move) -> i32 {
         self.history[c.index()][Self::from_bucket(m)][m.to().index()]
     }
 
-    /// Ordering score of `m` (DESIGN.md §5.1).
-    pub fn score(&self, pos: &Position, m: Move, ply: usize, tt_move: Move) -> i32 {
+    /// The continuation history of the pair `cur` after `prev` (0 without one).
+    #[inline]
+    pub fn continuation(&self, prev: Option<usize>, cur: usize) -> i32 {
+        match (&self.continuation, prev) {
+            (Some(c), Some(p)) => c[p * PIECE_TO_NB + cur] as i32,
+            _ => 0,
+        }
+    }
+
+    /// The counter move to the opponent's last move `prev`.
+    #[inline]
+    pub fn counter_move(&self, prev: Option<usize>) -> Move {
+        prev.map_or(Move::NONE, |p| self.counter_moves[p])
+    }
+
+    /// The capture history of `m` (a capture of a `captured` piece).
+    #[inline]
+    pub fn capture_history(&self, pt: usize, captured: usize) -> i32 {
+        self.capture[pt * 16 + captured] as i32
+    }
+
+    /// The quiet statistics of a move: butterfly plus continuation histories.
+    #[inline]
+    pub fn quiet_stat(&self, c: Color, m: Move, cur: usize, prevs: &[Option<usize>; 3]) -> i32 {
+        self.history(c, m)
+            + prevs
+                .iter()
+                .map(|&p| self.continuation(p, cur))
+                .sum::<i32>()
+    }
+
+    /// Move the quiet statistics of `m` (pair `cur`) by `bonus` (negative: a malus).
+    pub fn update_quiet(
+        &mut self,
+        c: Color,
+        m: Move,
+        cur: usize,
+        prevs: &[Option<usize>; 3],
+        bonus: i32,
+    ) {
+        gravity32(
+            &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()],
+            bonus,
+        );
+        if let Some(table) = &mut self.continuation {
+            for p in prevs.iter().flatten() {
+                gravity(&mut table[p * PIECE_TO_NB + cur], bonus);
+            }
+        }
+    }
+
+    /// `m` refuted the opponent's move `prev`.
+    pub fn record_counter_move(&mut self, prev: Option<usize>, m: Move) {
+        if let Some(p) = prev {
+            self.counter_moves[p] = m;
+        }
+    }
+
+    /// Move the capture history of pair `cur` taking a `captured` piece by `bonus`.
+    pub fn update_capture(&mut self, cur: usize, captured: usize, bonus: i32) {
+        gravity(&mut self.capture[cur * 16 + captured], bonus);
+    }
+
+    /// Ordering score of `m` (DESIGN.md §5.1). `prevs`: the pairs of the moves 1, 2 and 4
+    /// plies back.
+    pub fn score(
+        &self,
+        pos: &Position,
+        m: Move,
+        ply: usize,
+        tt_move: Move,
+        prevs: &[Option<usize>; 3],
+    ) -> i32 {
         let mut score = 0;
         if m == tt_move {
             score += TT_MOVE_BONUS;
@@ -93,6 +219,7 @@ impl Heuristics {
         } else {
             pos.piece_on(m.to()).kind()
         };
+        let cur = piece_to(pos, m);
         if let Some(cpt) = captured {
             let see = pos.see(m);
             score +=
@@ -100,6 +227,7 @@ impl Heuristics {
             if see < 0 {
                 score += see * NEGATIVE_SEE_WEIGHT;
             }
+            score += self.capture_history(cur, cpt.index()) / 4;
         }
         if m.is_promotion() {
             score += PROMOTION_BONUS;
@@ -107,15 +235,17 @@ impl Heuristics {
         if m.is_drop() {
             score += DROP_BASE + see_value(m.dropped()) / 8;
         }
-        if let Some(k) = self.killers.get(ply) {
-            if m == k[0] {
-                score += KILLER_1;
-            } else if m == k[1] {
-                score += KILLER_2;
-            }
-        }
         if captured.is_none() && !m.is_promotion() {
-            score += self.history(pos.side_to_move(), m);
+            if let Some(k) = self.killers.get(ply) {
+                if m == k[0] {
+                    score += KILLER_1;
+                } else if m == k[1] {
+                    score += KILLER_2;
+                } else if m == self.counter_move(prevs[0]) {
+                    score += COUNTER_MOVE;
+                }
+            }
+            score += self.quiet_stat(pos.side_to_move(), m, cur, prevs);
         }
         score
     }
@@ -133,4 +263,33 @@ pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, best);
     scores.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_entries_within_the_bound() {
+        let mut e = 0i16;
+        for _ in 0..1000 {
+            gravity(&mut e, 1_500);
+        }
+        assert!(e as i32 <= HISTORY_MAX && e > 15_000, "{e}");
+        for _ in 0..1000 {
+            gravity(&mut e, -1_500);
+        }
+        assert!(e as i32 >= -HISTORY_MAX && e < -15_000, "{e}");
+    }
+
+    #[test]
+    fn a_drop_and_a_board_move_to_one_square_share_their_pair() {
+        let pos: Position = "4k4/9/9/9/9/9/9/4G4/4K4 b G 1".parse().unwrap();
+        let drop = pos.parse_usi_move("G*5e").unwrap();
+        let step = pos.parse_usi_move("5h5g").unwrap();
+        let drop_to_5g = pos.parse_usi_move("G*5g").unwrap();
+        assert_ne!(piece_to(&pos, drop), piece_to(&pos, step));
+        assert_eq!(piece_to(&pos, drop_to_5g), piece_to(&pos, step));
+        assert!(piece_to(&pos, drop) < PIECE_TO_NB);
+    }
 }

@@ -4,7 +4,9 @@
 
 use super::choice;
 use super::limits::Limits;
-use super::ordering::{pick_next, Heuristics};
+use super::ordering::{
+    pick_next, piece_to, stat_bonus, Heuristics, CONTINUATION_PLIES, HISTORY_MAX,
+};
 use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
@@ -24,6 +26,8 @@ use std::sync::Arc;
 const NULL_MOVE_BASE_REDUCTION: i32 = 2;
 /// DESIGN.md §4.9: captures losing more than this by SEE are skipped in quiescence.
 const QSEARCH_SEE_MARGIN: i32 = -120;
+/// Quiet statistics per ply of less (or more) reduction (DESIGN.md §5.3).
+const HISTORY_LMR_DIVISOR: i32 = HISTORY_MAX / 2;
 /// First aspiration window half-width.
 const ASPIRATION_DELTA: i32 = 40;
 /// Depth stored for quiescence results (below any main-search depth).
@@ -113,6 +117,9 @@ struct Frame {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     pv: Vec<Move>,
+    /// The (piece, destination) pair of the move being searched from this ply (`None`
+    /// for a null move): what continuation histories and counter moves are keyed by.
+    piece_to: Option<usize>,
 }
 
 /// Settings that do not change during a search.
@@ -170,8 +177,6 @@ type FeatureFlag = fn(&mut Features) -> &mut bool;
 /// winners (see the README's search section and DESIGN.md §6.1 for the self-play results).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Extend checking moves that do not lose material by one ply.
-    pub check_extension: bool,
     /// Reverse futility: at shallow depth, a static eval far above beta cuts.
     pub reverse_futility: bool,
     /// Futility: at shallow depth, skip quiet moves when the static eval is far below alpha.
@@ -184,14 +189,6 @@ pub struct Features {
     /// SEE pruning: at shallow depth, skip captures and quiet moves that lose material
     /// beyond a depth-scaled margin.
     pub see_pruning: bool,
-    /// History malus: quiet moves searched before a quiet cut move lose history.
-    pub history_malus: bool,
-    /// Internal iterative reduction: a node without a table move searches one ply less.
-    pub iir: bool,
-    /// Futility pruning of quiet moves up to depth 6 instead of 3.
-    pub deep_futility: bool,
-    /// Log-scaled reductions a quarter larger (ln d x ln i / 1.6).
-    pub strong_lmr: bool,
     /// Razoring: at depth 1-2, drop into quiescence when far below alpha.
     pub razoring: bool,
     /// Quiescence evasion pruning: in check, once an evasion has saved the king, skip
@@ -222,57 +219,42 @@ impl Features {
     /// pruning +61 (+27..+96), see_pruning +35 (+1..+69). Kept: all three. On top of
     /// those six: history malus +29 (-5..+63), internal iterative reduction -22
     /// (-56..+12), futility up to depth 6 +7 (-27..+41), LMR a quarter stronger -3
-    /// (-37..+31): not significant, off. Then, at 20,000 nodes per move, 400 games, the two
+    /// (-37..+31): not significant, deleted (DESIGN.md §6.3). Then, at 20,000 nodes per move, 400 games, the two
     /// quiescence bounds together (qs_evasion_pruning, qs_safe_promotions) on top of the six:
     /// +125 (+90..+163), on. They also keep random-net NNUE searches finite (a bench
     /// position took 500M nodes at depth 4 without them).
     pub const MEASURED: Features = Features {
-        check_extension: false,
         reverse_futility: true,
         futility: true,
         late_move_pruning: true,
         razoring: true,
         log_lmr: true,
         see_pruning: true,
-        history_malus: false,
-        iir: false,
-        deep_futility: false,
-        strong_lmr: false,
         qs_evasion_pruning: true,
         qs_safe_promotions: true,
     };
 
     /// All techniques off: the base design's search exactly (DESIGN.md §4, §5).
     pub const SEEDS_ONLY: Features = Features {
-        check_extension: false,
         reverse_futility: false,
         futility: false,
         late_move_pruning: false,
         razoring: false,
         log_lmr: false,
         see_pruning: false,
-        history_malus: false,
-        iir: false,
-        deep_futility: false,
-        strong_lmr: false,
         qs_evasion_pruning: false,
         qs_safe_promotions: false,
     };
 
     /// Every feature by name, with its flag (the one list that `parse` and `to_list`
     /// read).
-    const NAMES: [(&'static str, FeatureFlag); 13] = [
-        ("check_extension", |f| &mut f.check_extension),
+    const NAMES: [(&'static str, FeatureFlag); 8] = [
         ("reverse_futility", |f| &mut f.reverse_futility),
         ("futility", |f| &mut f.futility),
         ("late_move_pruning", |f| &mut f.late_move_pruning),
         ("razoring", |f| &mut f.razoring),
         ("log_lmr", |f| &mut f.log_lmr),
         ("see_pruning", |f| &mut f.see_pruning),
-        ("history_malus", |f| &mut f.history_malus),
-        ("iir", |f| &mut f.iir),
-        ("deep_futility", |f| &mut f.deep_futility),
-        ("strong_lmr", |f| &mut f.strong_lmr),
         ("qs_evasion_pruning", |f| &mut f.qs_evasion_pruning),
         ("qs_safe_promotions", |f| &mut f.qs_safe_promotions),
     ];
@@ -362,6 +344,7 @@ impl Worker {
                 moves: MoveList::new(),
                 scores: [0; MAX_MOVES],
                 pv: Vec::new(),
+                piece_to: None,
             })
             .collect();
         Worker {
@@ -458,9 +441,17 @@ impl Worker {
         }
     }
 
-    fn do_move(&mut self, m: Move) {
+    /// Play `m` from the node at `ply`.
+    fn do_move(&mut self, ply: usize, m: Move) {
+        self.frames[ply].piece_to = Some(piece_to(&self.pos, m));
         self.eval.do_move(&self.pos, m);
         self.pos.do_move(m);
+    }
+
+    /// The pairs of the moves 1, 2 and 4 plies before the node at `ply` (inside this search).
+    #[inline]
+    fn previous_pairs(&self, ply: usize) -> [Option<usize>; 3] {
+        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].piece_to))
     }
 
     fn undo_move(&mut self) {
@@ -640,7 +631,7 @@ impl Worker {
 
     /// DESIGN.md §7.3: one root move, full window, as a root-splitting worker.
     fn search_root_move(&mut self, m: Move, depth: i32) -> (i32, Vec<Move>) {
-        self.do_move(m);
+        self.do_move(0, m);
         let score = -self.search(-INFINITE, INFINITE, depth - 1, 1, true);
         self.undo_move();
         let mut pv = vec![m];
@@ -858,7 +849,7 @@ impl Worker {
             let m = self.root_moves[i].mv;
             let gives_check = self.pos.gives_check(m);
             let quiet = !self.pos.is_capture(m) && !m.is_promotion() && !gives_check;
-            self.do_move(m);
+            self.do_move(0, m);
             self.seldepth = 1;
             let mut score;
             if i == pv_idx {
@@ -906,7 +897,7 @@ impl Worker {
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         pv_node: bool,
     ) -> i32 {
@@ -990,14 +981,10 @@ impl Worker {
             }
         }
 
-        // Beyond the base design (DESIGN.md §6.3): internal iterative reduction.
-        if features.iir && tt_move.is_none() && depth >= 6 {
-            depth -= 1;
-        }
-
         // DESIGN.md §4.7: null move with its conditions.
         if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
             let r = NULL_MOVE_BASE_REDUCTION + depth / 4;
+            self.frames[ply].piece_to = None;
             self.pos.do_null_move();
             self.eval.do_null_move();
             let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -1024,16 +1011,24 @@ impl Worker {
             // No legal move loses in shogi, in check or not.
             return mated_in(ply);
         }
+        let prevs = self.previous_pairs(ply);
         self.score_moves(ply, tt_move);
 
+        let us = self.pos.side_to_move();
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried = 0;
-        let mut quiets_searched = [Move::NONE; 32];
+        // The quiet moves and captures searched so far, with their pairs (and the captured
+        // kind): the ones before a cut-off lose history.
+        let mut quiets_listed = 0;
+        let mut quiets_searched = [(Move::NONE, 0usize); 32];
+        let mut captures_tried = 0;
+        let mut captures_searched = [(0usize, 0usize); 32];
         for i in 0..n {
             let m = self.next_move(ply, i);
             let gives_check = self.pos.gives_check(m);
             let capture = self.pos.is_capture(m);
+            let cur = piece_to(&self.pos, m);
             let quiet = !capture && !m.is_promotion() && !gives_check;
             if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
@@ -1043,11 +1038,7 @@ impl Worker {
                 {
                     continue;
                 }
-                let futility_depth = if features.deep_futility { 6 } else { 3 };
-                if features.futility
-                    && depth <= futility_depth
-                    && static_eval + 150 + 120 * depth <= alpha
-                {
+                if features.futility && depth <= 3 && static_eval + 150 + 120 * depth <= alpha {
                     continue;
                 }
             }
@@ -1068,19 +1059,24 @@ impl Worker {
                     continue;
                 }
             }
-            if quiet {
-                if let Some(slot) = quiets_searched.get_mut(quiets_tried) {
-                    *slot = m;
+            let quiet_stat = if !capture && !m.is_promotion() {
+                if let Some(slot) = quiets_searched.get_mut(quiets_listed) {
+                    *slot = (m, cur);
                 }
-                quiets_tried += 1;
-            }
-            // Beyond the base design (DESIGN.md §6.3): extend checks that do not lose material.
-            let extension = (features.check_extension
-                && gives_check
-                && ply < MAX_PLY / 2
-                && self.pos.see(m) >= 0) as i32;
-            let new_depth = depth - 1 + extension;
-            self.do_move(m);
+                quiets_listed += 1;
+                quiets_tried += quiet as usize;
+                self.heur.quiet_stat(us, m, cur, &prevs)
+            } else {
+                if capture {
+                    if let Some(slot) = captures_searched.get_mut(captures_tried) {
+                        *slot = (cur, self.pos.piece_on(m.to()).piece_type().index());
+                    }
+                    captures_tried += 1;
+                }
+                0
+            };
+            let new_depth = depth - 1;
+            self.do_move(ply, m);
             let mut score;
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
@@ -1088,18 +1084,13 @@ impl Worker {
                 // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
                 if features.log_lmr && quiet && !in_check && depth >= 3 && i >= 3 {
-                    let table = if features.strong_lmr {
-                        &STRONG_LOG_LMR
-                    } else {
-                        &LOG_LMR
-                    };
-                    let mut extra = table[depth.min(63) as usize][i.min(63)];
+                    let mut extra = LOG_LMR[depth.min(63) as usize][i.min(63)];
                     if pv_node {
                         extra -= 1;
                     }
-                    if self.heur.history(self.pos.side_to_move(), m) >= 1000 {
-                        extra -= 1;
-                    }
+                    // DESIGN.md §5.3: moves with good statistics are reduced less, bad
+                    // ones more.
+                    extra -= (quiet_stat / HISTORY_LMR_DIVISOR).clamp(-2, 2);
                     r = r.max(extra).min(new_depth - 1).max(0);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -1123,19 +1114,15 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
-                        // DESIGN.md §5.2, §5.3: killers and history for quiet cut moves.
-                        if !capture && !m.is_promotion() {
-                            let us = self.pos.side_to_move();
-                            self.heur.record_killer(ply, m);
-                            self.heur.record_history(us, m, depth);
-                            if features.history_malus {
-                                for &q in quiets_searched.iter().take(quiets_tried) {
-                                    if q != m {
-                                        self.heur.penalise_history(us, q, depth);
-                                    }
-                                }
-                            }
-                        }
+                        self.update_statistics(
+                            ply,
+                            depth,
+                            m,
+                            cur,
+                            &prevs,
+                            &quiets_searched[..quiets_listed.min(32)],
+                            &captures_searched[..captures_tried.min(32)],
+                        );
                         break;
                     }
                 }
@@ -1143,6 +1130,45 @@ impl Worker {
         }
         self.store_tt(key, depth, ply, best, alpha_original, beta, best_move);
         best
+    }
+
+    /// DESIGN.md §5.2, §5.3: a cut-off by `m` at `ply`. A quiet cut move becomes a killer
+    /// and the counter move to the opponent's last move, and its statistics rise while
+    /// those of the quiet moves searched before it fall; a capture that cuts raises its
+    /// capture history, and the captures searched before it lose theirs.
+    #[allow(clippy::too_many_arguments)]
+    fn update_statistics(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        cur: usize,
+        prevs: &[Option<usize>; 3],
+        quiets: &[(Move, usize)],
+        captures: &[(usize, usize)],
+    ) {
+        let us = self.pos.side_to_move();
+        let bonus = stat_bonus(depth);
+        let mut cut_capture = None;
+        if self.pos.is_capture(m) {
+            let captured = self.pos.piece_on(m.to()).piece_type().index();
+            self.heur.update_capture(cur, captured, bonus);
+            cut_capture = Some((cur, captured));
+        } else if !m.is_promotion() {
+            self.heur.record_killer(ply, m);
+            self.heur.record_counter_move(prevs[0], m);
+            self.heur.update_quiet(us, m, cur, prevs, bonus);
+            for &(q, q_cur) in quiets {
+                if q != m {
+                    self.heur.update_quiet(us, q, q_cur, prevs, -bonus);
+                }
+            }
+        }
+        for &c in captures {
+            if Some(c) != cut_capture {
+                self.heur.update_capture(c.0, c.1, -bonus);
+            }
+        }
     }
 
     /// DESIGN.md §4.10: bound from the score against the original window.
@@ -1287,7 +1313,7 @@ impl Worker {
             {
                 continue;
             }
-            self.do_move(m);
+            self.do_move(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
             self.undo_move();
             if self.stopped() {
@@ -1322,9 +1348,10 @@ impl Worker {
 
     /// Ordering scores for the moves of `ply`'s frame.
     fn score_moves(&mut self, ply: usize, tt_move: Move) {
+        let prevs = self.previous_pairs(ply);
         let frame = &mut self.frames[ply];
         for (i, &m) in frame.moves.as_slice().iter().enumerate() {
-            frame.scores[i] = self.heur.score(&self.pos, m, ply, tt_move);
+            frame.scores[i] = self.heur.score(&self.pos, m, ply, tt_move, &prevs);
         }
     }
 
@@ -1363,9 +1390,6 @@ fn log_lmr_table(divisor: f64) -> [[i32; 64]; 64] {
 /// The `log_lmr` feature's reductions.
 static LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
     std::sync::LazyLock::new(|| log_lmr_table(2.0));
-/// The `strong_lmr` feature's reductions (a quarter larger).
-static STRONG_LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
-    std::sync::LazyLock::new(|| log_lmr_table(1.6));
 
 /// DESIGN.md §4.8: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
 /// or by 2 when depth >= 6 and index >= 8.

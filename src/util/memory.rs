@@ -194,6 +194,8 @@ pub unsafe trait Zeroable: Sized {}
 
 // SAFETY: zero is a valid integer.
 unsafe impl Zeroable for u64 {}
+// SAFETY: zero is a valid integer.
+unsafe impl Zeroable for i16 {}
 // SAFETY: an array of zeroable values is zeroable.
 unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 
