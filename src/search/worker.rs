@@ -22,8 +22,8 @@ use crate::shogi::{generate_legal, GenType, Move, MoveList, PieceType, Position}
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// DESIGN.md §4.7: R = 2 + depth/4.
-const NULL_MOVE_BASE_REDUCTION: i32 = 2;
+/// DESIGN.md §4.7: R = 3 + depth/3 + min((eval - beta)/200, 3).
+const NULL_MOVE_BASE_REDUCTION: i32 = 3;
 /// DESIGN.md §4.9: captures losing more than this by SEE are skipped in quiescence.
 const QSEARCH_SEE_MARGIN: i32 = -120;
 /// Quiet statistics per ply of less (or more) reduction (DESIGN.md §5.3).
@@ -120,6 +120,9 @@ struct Frame {
     /// The (piece, destination) pair of the move being searched from this ply (`None`
     /// for a null move): what continuation histories and counter moves are keyed by.
     piece_to: Option<usize>,
+    /// The static evaluation of this ply's node (`-INFINITE` in check): two plies later it
+    /// tells whether the side to move is improving.
+    static_eval: i32,
 }
 
 /// Settings that do not change during a search.
@@ -345,6 +348,7 @@ impl Worker {
                 scores: [0; MAX_MOVES],
                 pv: Vec::new(),
                 piece_to: None,
+                static_eval: -INFINITE,
             })
             .collect();
         Worker {
@@ -943,10 +947,12 @@ impl Worker {
 
         // DESIGN.md §4.6: transposition table.
         let mut tt_move = Move::NONE;
+        let mut tt_hint = None;
         if let Some(e) = self.tt.probe(key) {
             if self.valid_tt_move(e.mv) {
                 tt_move = e.mv;
             }
+            tt_hint = Some((score_from_tt(e.score, ply), e.bound));
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
                 match e.bound {
@@ -965,12 +971,42 @@ impl Worker {
         } else {
             self.eval.evaluate(&self.pos)
         };
+        self.frames[ply].static_eval = static_eval;
+        // DESIGN.md §4.5: improving when the static eval beats the one two plies back (four
+        // when that node was in check; true when neither was evaluated).
+        let improving = !in_check && {
+            let back = |k: usize| ply.checked_sub(k).map(|p| self.frames[p].static_eval);
+            match (back(2), back(4)) {
+                (Some(e2), _) if e2 != -INFINITE => static_eval > e2,
+                (_, Some(e4)) if e4 != -INFINITE => static_eval > e4,
+                _ => true,
+            }
+        };
+        // The table's score is a better estimate than the static eval when its bound
+        // points the right way.
+        let eval = match tt_hint {
+            Some((s, bound))
+                if !in_check
+                    && s.abs() < MATE_THRESHOLD
+                    && match bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > static_eval,
+                        Bound::Upper => s < static_eval,
+                    } =>
+            {
+                s
+            }
+            _ => static_eval,
+        };
 
         let features = self.config.features;
-        if !pv_node && !in_check && static_eval.abs() < MATE_THRESHOLD {
+        if !pv_node && !in_check && eval.abs() < MATE_THRESHOLD {
             // Beyond the base design (DESIGN.md §6.2): reverse futility.
-            if features.reverse_futility && depth <= 5 && static_eval - 120 * depth >= beta {
-                return static_eval;
+            if features.reverse_futility
+                && depth <= 5
+                && eval - 120 * (depth - improving as i32) >= beta
+            {
+                return eval;
             }
             // Beyond the base design (DESIGN.md §6.2): razoring.
             if features.razoring && depth <= 2 && static_eval + 350 * depth < alpha {
@@ -982,8 +1018,8 @@ impl Worker {
         }
 
         // DESIGN.md §4.7: null move with its conditions.
-        if !pv_node && self.can_try_null_move(depth, beta, static_eval, in_check) {
-            let r = NULL_MOVE_BASE_REDUCTION + depth / 4;
+        if !pv_node && self.can_try_null_move(depth, beta, eval, in_check) {
+            let r = NULL_MOVE_BASE_REDUCTION + depth / 3 + ((eval - beta) / 200).min(3);
             self.frames[ply].piece_to = None;
             self.pos.do_null_move();
             self.eval.do_null_move();
@@ -1034,7 +1070,7 @@ impl Worker {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
                     && depth <= 4
-                    && quiets_tried >= 3 + (depth * depth) as usize
+                    && quiets_tried >= (3 + (depth * depth) as usize) / (2 - improving as usize)
                 {
                     continue;
                 }
@@ -1084,7 +1120,7 @@ impl Worker {
                 // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
                 if features.log_lmr && quiet && !in_check && depth >= 3 && i >= 3 {
-                    let mut extra = LOG_LMR[depth.min(63) as usize][i.min(63)];
+                    let mut extra = LOG_LMR[depth.min(63) as usize][i.min(63)] + !improving as i32;
                     if pv_node {
                         extra -= 1;
                     }
@@ -1222,7 +1258,7 @@ impl Worker {
         if self.pos.last_move() == Move::NULL {
             return false;
         }
-        static_eval >= beta - 96 - depth * 16
+        static_eval >= beta
     }
 
     fn has_non_pawn_material(&self) -> bool {
