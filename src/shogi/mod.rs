@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod hand;
+mod mate1;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -1,0 +1,90 @@
+//! The mate-in-one detector (`Position::mate_in_one`) against the nshogi test sets and
+//! against brute force (every legal move tried) on random positions.
+
+mod common;
+
+use hayanagi::{legal, Position, Validation};
+
+fn positions(name: &str) -> Vec<Position> {
+    std::fs::read_to_string(common::data_path(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|sfen| Position::from_sfen_with(sfen, Validation::Composed).unwrap())
+        .collect()
+}
+
+/// Is there a mating move, trying every legal move?
+fn brute_force(pos: &mut Position) -> bool {
+    legal(pos).iter().any(|&m| {
+        pos.do_move(m);
+        let mated = pos.in_check() && legal(pos).is_empty();
+        pos.undo_move();
+        mated
+    })
+}
+
+/// `m` is legal in `pos` and mates.
+fn mates(pos: &mut Position, m: hayanagi::Move) -> bool {
+    if !pos.is_legal(m) {
+        return false;
+    }
+    pos.do_move(m);
+    let mated = pos.in_check() && legal(pos).is_empty();
+    pos.undo_move();
+    mated
+}
+
+#[test]
+fn finds_a_mate_in_every_mate1_position() {
+    let all = positions("tsume/mate1.sfen");
+    assert_eq!(all.len(), 1568);
+    for mut pos in all {
+        let sfen = pos.to_sfen();
+        let m = pos
+            .mate_in_one()
+            .unwrap_or_else(|| panic!("no mate found in {sfen}"));
+        assert!(mates(&mut pos, m), "{m} does not mate in {sfen}");
+        assert_eq!(pos.to_sfen(), sfen, "the position is restored");
+    }
+}
+
+#[test]
+fn finds_none_in_the_nomate1_positions() {
+    let all = positions("tsume/nomate1.sfen");
+    assert_eq!(all.len(), 1574);
+    for mut pos in all {
+        let sfen = pos.to_sfen();
+        assert_eq!(pos.mate_in_one(), None, "{sfen}");
+        assert!(!brute_force(&mut pos), "the data says no mate in {sfen}");
+    }
+}
+
+#[test]
+fn agrees_with_brute_force_on_random_positions() {
+    let (mut with, mut without, mut in_check) = (0, 0, 0);
+    common::random_positions(0x3A7E_0001, 20_000, |pos| {
+        in_check += pos.in_check() as u32;
+        let expected = brute_force(pos);
+        let sfen = pos.to_sfen();
+        match pos.mate_in_one() {
+            Some(m) => {
+                assert!(expected && mates(pos, m), "{m} in {sfen}");
+                with += 1;
+            }
+            None => {
+                assert!(!expected, "missed a mate in {sfen}");
+                without += 1;
+            }
+        }
+        assert_eq!(pos.to_sfen(), sfen);
+    });
+    eprintln!(
+        "random positions: {with} with a mate in one, {without} without, {in_check} in check"
+    );
+    // The playouts must reach both kinds of position for the comparison to mean anything.
+    assert!(
+        with >= 50 && without >= 1000 && in_check >= 100,
+        "{with} with a mate, {without} without, {in_check} in check"
+    );
+}
