@@ -10,6 +10,7 @@
 
 use crate::eval::nnue;
 use crate::search::mate::DEFAULT_MATE_HASH_MIB;
+use crate::search::params::{index as param, SearchParams, PARAMS};
 use crate::search::skill::FULL_STRENGTH;
 use crate::search::threads::ParallelMode;
 use crate::search::time::TimeOptions;
@@ -75,6 +76,8 @@ pub struct EngineOptions {
     pub eval_dir: String,
     /// `FV_SCALE`: the net's output is divided by this (default 16).
     pub fv_scale: u32,
+    /// `Tune_*` (hidden): the search parameters (DESIGN.md §6.5).
+    pub search: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -100,6 +103,7 @@ impl Default for EngineOptions {
             eval_file: String::new(),
             eval_dir: String::new(),
             fv_scale: nnue::DEFAULT_FV_SCALE as u32,
+            search: SearchParams::default(),
         }
     }
 }
@@ -327,6 +331,29 @@ macro_rules! path {
     };
 }
 
+/// A hidden spin over one search parameter: name and range from the parameter table.
+macro_rules! tune {
+    ($index:ident) => {
+        OptionDef {
+            name: PARAMS[param::$index].name,
+            aliases: &[],
+            kind: ValueKind::Spin {
+                min: PARAMS[param::$index].min as i64,
+                max: PARAMS[param::$index].max as i64,
+            },
+            hidden: true,
+            at_ready: false,
+            help: "search parameter (DESIGN.md §6.5), for SPSA and SPRT tests",
+            side_effect: SideEffect::None,
+            read: |o| o.search.values[param::$index].to_string(),
+            write: |o, v| {
+                o.search.values[param::$index] = int(v) as i32;
+                Ok(())
+            },
+        }
+    };
+}
+
 /// Every option, in the order a GUI shows them.
 ///
 /// ```
@@ -446,6 +473,26 @@ pub static OPTIONS: &[OptionDef] = &[
         "a folder holding `nn.bin` (YaneuraOu's option), used when `EvalFile` is empty"
     ),
     spin!("FV_SCALE", 1, 128, |o| o.fv_scale, "the net's output is divided by this (Suisho5 recommends 24)"),
+    tune!(RFP_MARGIN),
+    tune!(RFP_DEPTH),
+    tune!(RAZOR_MARGIN),
+    tune!(FUTILITY_BASE),
+    tune!(FUTILITY_MARGIN),
+    tune!(LMP_BASE),
+    tune!(NMP_BASE),
+    tune!(NMP_DEPTH_DIVISOR),
+    tune!(NMP_EVAL_DIVISOR),
+    tune!(SEE_CAPTURE_MARGIN),
+    tune!(SEE_QUIET_MARGIN),
+    tune!(LMR_DIVISOR),
+    tune!(HISTORY_LMR_DIVISOR),
+    tune!(HISTORY_LMR_LIMIT),
+    tune!(BONUS_QUADRATIC),
+    tune!(BONUS_LINEAR),
+    tune!(BONUS_MAX),
+    tune!(COUNTER_MOVE_BONUS),
+    tune!(ASPIRATION_DELTA),
+    tune!(QSEARCH_SEE_MARGIN),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

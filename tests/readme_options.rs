@@ -10,7 +10,13 @@ const END: &str = "<!-- end of options table -->";
 
 fn render() -> String {
     let mut t = String::from("| option | type, default | meaning |\n| --- | --- | --- |\n");
+    let mut tuning = 0;
     for def in OPTIONS {
+        // The search parameters get one row together (src/search/params.rs lists them).
+        if def.name.starts_with("Tune_") {
+            tuning += 1;
+            continue;
+        }
         let mut name = format!("`{}`", def.name);
         for a in def.aliases {
             name.push_str(&format!(" (alias `{a}`)"));
@@ -42,6 +48,11 @@ fn render() -> String {
         };
         t.push_str(&format!("| {name} | {kind}{notes} | {} |\n", def.help));
     }
+    t.push_str(&format!(
+        "| `Tune_*` ({tuning} options) | spin (hidden: not printed by `usi`) | search parameters \
+         (DESIGN.md §6.5) for SPSA and SPRT tests: names, defaults and ranges in \
+         `src/search/params.rs` |\n"
+    ));
     t
 }
 

@@ -871,6 +871,7 @@ impl Engine {
             book_move,
             eval: self.eval_config(),
             fresh_history: self.shared.new_game_pending.swap(false, Ordering::AcqRel),
+            params: opts.search,
             ..SearchConfig::default()
         }
     }

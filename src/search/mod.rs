@@ -7,6 +7,7 @@ pub mod choice;
 pub mod limits;
 pub mod mate;
 pub mod ordering;
+pub mod params;
 pub mod skill;
 pub mod threads;
 pub mod time;

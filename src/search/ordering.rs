@@ -1,6 +1,7 @@
 //! Move ordering (DESIGN.md §5.1) and the statistics behind it: killers (§5.2), the
 //! butterfly history, continuation histories, counter moves and capture history (§5.3).
 
+use super::params::SearchParams;
 use crate::shogi::see::see_value;
 use crate::shogi::{Color, Move, Piece, Position};
 use crate::util::memory::ZeroedBuf;
@@ -16,8 +17,6 @@ pub const PROMOTION_BONUS: i32 = 1_200;
 pub const DROP_BASE: i32 = 200;
 pub const KILLER_1: i32 = 90_000;
 pub const KILLER_2: i32 = 80_000;
-/// The reply that refuted the opponent's last move the last time it was played.
-pub const COUNTER_MOVE: i32 = 70_000;
 
 /// Every history entry stays within +-this: an update moves an entry towards the bound by
 /// the bonus, scaled down by how close it already is ("gravity", DESIGN.md §5.3).
@@ -50,8 +49,8 @@ pub fn piece_to(pos: &Position, m: Move) -> usize {
 /// Bonus of a cut-off at `depth`: grows with depth, capped so that one deep cut cannot
 /// swamp the table.
 #[inline]
-pub fn stat_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(1_500)
+pub fn stat_bonus(p: &SearchParams, depth: i32) -> i32 {
+    (depth * depth * p.bonus_quadratic() + p.bonus_linear() * depth).min(p.bonus_max())
 }
 
 #[inline]
@@ -83,6 +82,8 @@ pub struct Heuristics {
     counter_moves: Vec<Move>,
     /// `capture[piece_to * 16 + captured kind]`.
     capture: Vec<i16>,
+    /// Ordering score of the counter move (`Tune_CounterMoveBonus`).
+    pub counter_move_bonus: i32,
 }
 
 impl Heuristics {
@@ -93,6 +94,7 @@ impl Heuristics {
             continuation: ZeroedBuf::new(PIECE_TO_NB * PIECE_TO_NB, "continuation history").ok(),
             counter_moves: vec![Move::NONE; PIECE_TO_NB],
             capture: vec![0; PIECE_TO_NB * 16],
+            counter_move_bonus: SearchParams::default().counter_move_bonus(),
         }
     }
 
@@ -242,7 +244,7 @@ impl Heuristics {
                 } else if m == k[1] {
                     score += KILLER_2;
                 } else if m == self.counter_move(prevs[0]) {
-                    score += COUNTER_MOVE;
+                    score += self.counter_move_bonus;
                 }
             }
             score += self.quiet_stat(pos.side_to_move(), m, cur, prevs);

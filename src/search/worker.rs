@@ -4,9 +4,8 @@
 
 use super::choice;
 use super::limits::Limits;
-use super::ordering::{
-    pick_next, piece_to, stat_bonus, Heuristics, CONTINUATION_PLIES, HISTORY_MAX,
-};
+use super::ordering::{pick_next, piece_to, stat_bonus, Heuristics, CONTINUATION_PLIES};
+use super::params::SearchParams;
 use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
@@ -22,14 +21,6 @@ use crate::shogi::{generate_legal, GenType, Move, MoveList, PieceType, Position}
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// DESIGN.md §4.7: R = 3 + depth/3 + min((eval - beta)/200, 3).
-const NULL_MOVE_BASE_REDUCTION: i32 = 3;
-/// DESIGN.md §4.9: captures losing more than this by SEE are skipped in quiescence.
-const QSEARCH_SEE_MARGIN: i32 = -120;
-/// Quiet statistics per ply of less (or more) reduction (DESIGN.md §5.3).
-const HISTORY_LMR_DIVISOR: i32 = HISTORY_MAX / 2;
-/// First aspiration window half-width.
-const ASPIRATION_DELTA: i32 = 40;
 /// Depth stored for quiescence results (below any main-search depth).
 const QS_DEPTH: i32 = -1;
 /// How often (in nodes) the clock is read.
@@ -150,6 +141,8 @@ pub struct SearchConfig {
     /// Forget the move-ordering history of earlier searches (the first search of a new
     /// game).
     pub fresh_history: bool,
+    /// Margins, reductions and history constants (DESIGN.md §6.5).
+    pub params: SearchParams,
 }
 
 impl Default for SearchConfig {
@@ -166,6 +159,7 @@ impl Default for SearchConfig {
             book_move: None,
             eval: EvalConfig::default(),
             fresh_history: false,
+            params: SearchParams::default(),
         }
     }
 }
@@ -319,6 +313,8 @@ pub struct Worker {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     heur: Heuristics,
+    /// The log-scaled LMR table of `config.params`.
+    lmr: LmrTable,
     frames: Vec<Frame>,
     limits: Limits,
     config: SearchConfig,
@@ -358,6 +354,7 @@ impl Worker {
             tt,
             control,
             heur: Heuristics::new(MAX_PLY),
+            lmr: LmrTable::new(config.params.lmr_divisor()),
             frames,
             limits,
             config,
@@ -390,6 +387,10 @@ impl Worker {
         self.control = control;
         self.limits = limits;
         self.config = config;
+        if self.lmr.divisor != self.config.params.lmr_divisor() {
+            self.lmr = LmrTable::new(self.config.params.lmr_divisor());
+        }
+        self.heur.counter_move_bonus = self.config.params.counter_move_bonus();
         self.time = time;
         self.nodes = 0;
         self.seldepth = 0;
@@ -495,7 +496,7 @@ impl Worker {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = self.config.params.aspiration_delta();
                 let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_THRESHOLD {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
@@ -1000,16 +1001,17 @@ impl Worker {
         };
 
         let features = self.config.features;
+        let p = self.config.params;
         if !pv_node && !in_check && eval.abs() < MATE_THRESHOLD {
             // Beyond the base design (DESIGN.md §6.2): reverse futility.
             if features.reverse_futility
-                && depth <= 5
-                && eval - 120 * (depth - improving as i32) >= beta
+                && depth <= p.rfp_depth()
+                && eval - p.rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Beyond the base design (DESIGN.md §6.2): razoring.
-            if features.razoring && depth <= 2 && static_eval + 350 * depth < alpha {
+            if features.razoring && depth <= 2 && static_eval + p.razor_margin() * depth < alpha {
                 let v = self.qsearch(alpha, beta, ply, false);
                 if v < alpha {
                     return v;
@@ -1019,7 +1021,9 @@ impl Worker {
 
         // DESIGN.md §4.7: null move with its conditions.
         if !pv_node && self.can_try_null_move(depth, beta, eval, in_check) {
-            let r = NULL_MOVE_BASE_REDUCTION + depth / 3 + ((eval - beta) / 200).min(3);
+            let r = p.nmp_base()
+                + depth / p.nmp_depth_divisor()
+                + ((eval - beta) / p.nmp_eval_divisor()).min(3);
             self.frames[ply].piece_to = None;
             self.pos.do_null_move();
             self.eval.do_null_move();
@@ -1070,11 +1074,15 @@ impl Worker {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
                     && depth <= 4
-                    && quiets_tried >= (3 + (depth * depth) as usize) / (2 - improving as usize)
+                    && quiets_tried
+                        >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize)
                 {
                     continue;
                 }
-                if features.futility && depth <= 3 && static_eval + 150 + 120 * depth <= alpha {
+                if features.futility
+                    && depth <= 3
+                    && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha
+                {
                     continue;
                 }
             }
@@ -1087,9 +1095,9 @@ impl Worker {
                 && best > -MATE_THRESHOLD
             {
                 let margin = if capture {
-                    -120 * depth
+                    -p.see_capture_margin() * depth
                 } else {
-                    -40 * depth * depth
+                    -p.see_quiet_margin() * depth * depth
                 };
                 if self.pos.see(m) < margin {
                     continue;
@@ -1120,13 +1128,15 @@ impl Worker {
                 // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
                 if features.log_lmr && quiet && !in_check && depth >= 3 && i >= 3 {
-                    let mut extra = LOG_LMR[depth.min(63) as usize][i.min(63)] + !improving as i32;
+                    let mut extra =
+                        self.lmr.table[depth.min(63) as usize][i.min(63)] + !improving as i32;
                     if pv_node {
                         extra -= 1;
                     }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
-                    extra -= (quiet_stat / HISTORY_LMR_DIVISOR).clamp(-2, 2);
+                    let limit = p.history_lmr_limit();
+                    extra -= (quiet_stat / p.history_lmr_divisor()).clamp(-limit, limit);
                     r = r.max(extra).min(new_depth - 1).max(0);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -1184,7 +1194,7 @@ impl Worker {
         captures: &[(usize, usize)],
     ) {
         let us = self.pos.side_to_move();
-        let bonus = stat_bonus(depth);
+        let bonus = stat_bonus(&self.config.params, depth);
         let mut cut_capture = None;
         if self.pos.is_capture(m) {
             let captured = self.pos.piece_on(m.to()).piece_type().index();
@@ -1323,6 +1333,7 @@ impl Worker {
         if !in_check {
             let mut list = std::mem::take(&mut self.frames[ply].moves);
             let safe_promotions = self.config.features.qs_safe_promotions;
+            let qsearch_see_margin = self.config.params.qsearch_see_margin();
             list.retain(|m| {
                 // A capture that could promote but does not is never better.
                 if !m.is_promotion() && !m.is_drop() && self.promotion_skipped(m) {
@@ -1330,7 +1341,7 @@ impl Worker {
                 }
                 // DESIGN.md §4.9: skip captures that lose material by SEE.
                 if self.pos.is_capture(m) {
-                    return self.pos.see(m) >= QSEARCH_SEE_MARGIN;
+                    return self.pos.see(m) >= qsearch_see_margin;
                 }
                 // A promotion that loses the piece is no quiet gain.
                 !safe_promotions || self.pos.see(m) >= 0
@@ -1423,9 +1434,20 @@ fn log_lmr_table(divisor: f64) -> [[i32; 64]; 64] {
     t
 }
 
-/// The `log_lmr` feature's reductions.
-static LOG_LMR: std::sync::LazyLock<[[i32; 64]; 64]> =
-    std::sync::LazyLock::new(|| log_lmr_table(2.0));
+/// The `log_lmr` feature's reductions for the `Tune_LmrDivisor` they were made with.
+struct LmrTable {
+    divisor: i32,
+    table: Box<[[i32; 64]; 64]>,
+}
+
+impl LmrTable {
+    fn new(divisor: i32) -> LmrTable {
+        LmrTable {
+            divisor,
+            table: Box::new(log_lmr_table(divisor as f64 / 100.0)),
+        }
+    }
+}
 
 /// DESIGN.md §4.8: quiet late moves (not in check, depth >= 4, index >= 4) are reduced by 1,
 /// or by 2 when depth >= 6 and index >= 8.

@@ -605,7 +605,8 @@ def test_options_come_from_the_engine_registry() -> None:
                 assert line.endswith("".join(f" var {c}" for c in info.choices)), line
         everything = engine.options.all_info(hidden=True)
         hidden = [i.name for i in everything if i.hidden]
-        assert hidden == ["ParallelMode", "SearchFeatures"]
+        assert [h for h in hidden if not h.startswith("Tune_")] == ["ParallelMode", "SearchFeatures"]
+        assert len(hidden) > 2 and all(engine.options.info(h).type == hayanagi.OptionType.SPIN for h in hidden[2:])
         assert not any(h in " ".join(usi) for h in hidden)
         assert engine.options.info("hash").name == "USI_Hash"
         assert engine.options.info("USI_Hash").at_ready and not engine.options.info("MultiPV").at_ready

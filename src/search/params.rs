@@ -1,0 +1,136 @@
+//! Search parameters as data (DESIGN.md §6.5): every margin, reduction constant and history
+//! divisor the search uses, in one table. Each is a hidden spin option (`Tune_<name>`, in
+//! the option registry) so that SPSA can tune it and an SPRT can test a value without a
+//! rebuild; tuned values become the defaults here once an SPRT confirms them.
+
+/// One parameter: its option name, default and range.
+pub struct ParamDef {
+    /// The option name (`Tune_` + the field name in CamelCase).
+    pub name: &'static str,
+    /// The value the search uses unless the option says otherwise.
+    pub default: i32,
+    /// The least value the option accepts.
+    pub min: i32,
+    /// The greatest value the option accepts.
+    pub max: i32,
+}
+
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $field:ident, $index:ident, $name:literal, $default:expr, $min:expr, $max:expr;)*) => {
+        /// Indices of the parameters in [`PARAMS`] and [`SearchParams::values`].
+        #[allow(missing_docs)]
+        pub mod index {
+            search_params!(@indices 0usize; $($index)*);
+        }
+
+        /// Every parameter, in option order.
+        pub const PARAMS: &[ParamDef] = &[
+            $(ParamDef { name: $name, default: $default, min: $min, max: $max },)*
+        ];
+
+        /// The values of one search.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            /// Indexed by [`index`].
+            pub values: [i32; PARAMS.len()],
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { values: [$($default,)*] }
+            }
+        }
+
+        impl SearchParams {
+            $(
+                $(#[doc = $doc])*
+                #[inline(always)]
+                pub fn $field(&self) -> i32 {
+                    self.values[index::$index]
+                }
+            )*
+        }
+    };
+    (@indices $n:expr; $first:ident $($rest:ident)*) => {
+        pub const $first: usize = $n;
+        search_params!(@indices $n + 1usize; $($rest)*);
+    };
+    (@indices $n:expr;) => {};
+}
+
+search_params! {
+    /// Reverse futility margin per ply of depth (DESIGN.md §6.2).
+    rfp_margin, RFP_MARGIN, "Tune_RfpMargin", 120, 40, 300;
+    /// Deepest reverse futility node.
+    rfp_depth, RFP_DEPTH, "Tune_RfpDepth", 5, 1, 12;
+    /// Razoring margin per ply of depth.
+    razor_margin, RAZOR_MARGIN, "Tune_RazorMargin", 350, 100, 800;
+    /// Futility pruning: the margin's constant part.
+    futility_base, FUTILITY_BASE, "Tune_FutilityBase", 150, 0, 500;
+    /// Futility pruning: the margin per ply of depth.
+    futility_margin, FUTILITY_MARGIN, "Tune_FutilityMargin", 120, 30, 400;
+    /// Late-move pruning: quiet moves tried before the rest are skipped, plus depth².
+    lmp_base, LMP_BASE, "Tune_LmpBase", 3, 0, 20;
+    /// Null move: the base reduction (DESIGN.md §4.7).
+    nmp_base, NMP_BASE, "Tune_NmpBase", 3, 1, 6;
+    /// Null move: one more ply of reduction per this many plies of depth.
+    nmp_depth_divisor, NMP_DEPTH_DIVISOR, "Tune_NmpDepthDivisor", 3, 1, 8;
+    /// Null move: one more ply per this many centipawns of eval above beta (at most 3).
+    nmp_eval_divisor, NMP_EVAL_DIVISOR, "Tune_NmpEvalDivisor", 200, 50, 1000;
+    /// SEE pruning of captures: the SEE margin per ply of depth.
+    see_capture_margin, SEE_CAPTURE_MARGIN, "Tune_SeeCaptureMargin", 120, 20, 400;
+    /// SEE pruning of quiet moves: the SEE margin per ply² of depth.
+    see_quiet_margin, SEE_QUIET_MARGIN, "Tune_SeeQuietMargin", 40, 5, 200;
+    /// Log-scaled LMR: reductions are ln(depth)·ln(index)·100 / this.
+    lmr_divisor, LMR_DIVISOR, "Tune_LmrDivisor", 200, 100, 400;
+    /// Quiet statistics per ply of less (or more) reduction (DESIGN.md §5.3).
+    history_lmr_divisor, HISTORY_LMR_DIVISOR, "Tune_HistoryLmrDivisor", 8192, 1024, 65536;
+    /// At most this many plies of reduction added or taken away by the statistics.
+    history_lmr_limit, HISTORY_LMR_LIMIT, "Tune_HistoryLmrLimit", 2, 0, 4;
+    /// History bonus: the quadratic part per ply².
+    bonus_quadratic, BONUS_QUADRATIC, "Tune_BonusQuadratic", 16, 0, 64;
+    /// History bonus: the linear part per ply.
+    bonus_linear, BONUS_LINEAR, "Tune_BonusLinear", 32, 0, 256;
+    /// History bonus: the cap.
+    bonus_max, BONUS_MAX, "Tune_BonusMax", 1500, 200, 4000;
+    /// Ordering score of the counter move (killers: 90,000 and 80,000).
+    counter_move_bonus, COUNTER_MOVE_BONUS, "Tune_CounterMoveBonus", 70_000, 0, 100_000;
+    /// First aspiration window half-width.
+    aspiration_delta, ASPIRATION_DELTA, "Tune_AspirationDelta", 40, 5, 200;
+    /// Quiescence: captures losing more than this by SEE are skipped (negative).
+    qsearch_see_margin, QSEARCH_SEE_MARGIN, "Tune_QsearchSeeMargin", -120, -1000, 0;
+}
+
+impl SearchParams {
+    /// `name = value` for every parameter that differs from its default ("" when none).
+    pub fn changed(&self) -> String {
+        PARAMS
+            .iter()
+            .zip(self.values)
+            .filter(|(p, v)| p.default != *v)
+            .map(|(p, v)| format!("{}={v}", p.name))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        let d = SearchParams::default();
+        for (p, v) in PARAMS.iter().zip(d.values) {
+            assert_eq!(p.default, v);
+            assert!(p.min <= v && v <= p.max, "{}", p.name);
+            assert!(p.name.starts_with("Tune_"));
+        }
+        let mut names: Vec<_> = PARAMS.iter().map(|p| p.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), PARAMS.len());
+        assert_eq!(PARAMS[index::QSEARCH_SEE_MARGIN].default, -120);
+        assert_eq!(d.changed(), "");
+    }
+}
