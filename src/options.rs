@@ -493,6 +493,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(COUNTER_MOVE_BONUS),
     tune!(ASPIRATION_DELTA),
     tune!(QSEARCH_SEE_MARGIN),
+    tune!(MATE1_DEPTH),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

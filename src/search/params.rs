@@ -99,6 +99,9 @@ search_params! {
     aspiration_delta, ASPIRATION_DELTA, "Tune_AspirationDelta", 40, 5, 200;
     /// Quiescence: captures losing more than this by SEE are skipped (negative).
     qsearch_see_margin, QSEARCH_SEE_MARGIN, "Tune_QsearchSeeMargin", -120, -1000, 0;
+    /// Nodes of at least this depth, not in check and without a table move, first ask the
+    /// mate-in-one detector (0: never).
+    mate1_depth, MATE1_DEPTH, "Tune_Mate1Depth", 0, 0, 64;
 }
 
 impl SearchParams {

@@ -967,6 +967,20 @@ impl Worker {
             }
         }
 
+        // DESIGN.md §4.5: a mate in one ends the node (the rules core's detector, §2.6).
+        let mate1_depth = self.config.params.mate1_depth();
+        if mate1_depth > 0 && depth >= mate1_depth && !in_check && tt_move.is_none() {
+            if let Some(m) = self.pos.mate_in_one() {
+                let score = mate_in(ply + 1);
+                if pv_node {
+                    self.frames[ply + 1].pv.clear();
+                    self.update_pv(ply, m);
+                }
+                self.store_tt(key, depth, ply, score, alpha_original, beta, m);
+                return score;
+            }
+        }
+
         let static_eval = if in_check {
             -INFINITE
         } else {
