@@ -494,6 +494,8 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(ASPIRATION_DELTA),
     tune!(QSEARCH_SEE_MARGIN),
     tune!(MATE1_DEPTH),
+    tune!(SINGULAR_DEPTH),
+    tune!(SINGULAR_MARGIN),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

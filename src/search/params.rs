@@ -102,6 +102,11 @@ search_params! {
     /// Nodes of at least this depth, not in check and without a table move, first ask the
     /// mate-in-one detector (0: never).
     mate1_depth, MATE1_DEPTH, "Tune_Mate1Depth", 0, 0, 64;
+    /// Singular extension from this depth on, with a table move of at least depth - 3
+    /// (0: never; DESIGN.md §4.12).
+    singular_depth, SINGULAR_DEPTH, "Tune_SingularDepth", 0, 0, 64;
+    /// Singular extension: the others must stay below the table score minus this per ply.
+    singular_margin, SINGULAR_MARGIN, "Tune_SingularMargin", 2, 0, 20;
 }
 
 impl SearchParams {

@@ -114,6 +114,8 @@ struct Frame {
     /// The static evaluation of this ply's node (`-INFINITE` in check): two plies later it
     /// tells whether the side to move is improving.
     static_eval: i32,
+    /// The move a singular-extension search leaves out of this node (`NONE` otherwise).
+    excluded: Move,
 }
 
 /// Settings that do not change during a search.
@@ -345,6 +347,7 @@ impl Worker {
                 pv: Vec::new(),
                 piece_to: None,
                 static_eval: -INFINITE,
+                excluded: Move::NONE,
             })
             .collect();
         Worker {
@@ -945,15 +948,19 @@ impl Worker {
         let alpha_original = alpha;
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        // A singular-extension search of this node without its table move (DESIGN.md
+        // §4.12): no table cut-off, no null move, nothing stored.
+        let excluded = self.frames[ply].excluded;
+        let exclusion = excluded.is_some();
 
         // DESIGN.md §4.6: transposition table.
         let mut tt_move = Move::NONE;
         let mut tt_hint = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.tt.probe(key).filter(|_| !exclusion) {
             if self.valid_tt_move(e.mv) {
                 tt_move = e.mv;
             }
-            tt_hint = Some((score_from_tt(e.score, ply), e.bound));
+            tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
                 match e.bound {
@@ -969,7 +976,7 @@ impl Worker {
 
         // DESIGN.md §4.5: a mate in one ends the node (the rules core's detector, §2.6).
         let mate1_depth = self.config.params.mate1_depth();
-        if mate1_depth > 0 && depth >= mate1_depth && !in_check && tt_move.is_none() {
+        if mate1_depth > 0 && depth >= mate1_depth && !in_check && tt_move.is_none() && !exclusion {
             if let Some(m) = self.pos.mate_in_one() {
                 let score = mate_in(ply + 1);
                 if pv_node {
@@ -1000,7 +1007,7 @@ impl Worker {
         // The table's score is a better estimate than the static eval when its bound
         // points the right way.
         let eval = match tt_hint {
-            Some((s, bound))
+            Some((s, bound, _))
                 if !in_check
                     && s.abs() < MATE_THRESHOLD
                     && match bound {
@@ -1034,7 +1041,7 @@ impl Worker {
         }
 
         // DESIGN.md §4.7: null move with its conditions.
-        if !pv_node && self.can_try_null_move(depth, beta, eval, in_check) {
+        if !pv_node && !exclusion && self.can_try_null_move(depth, beta, eval, in_check) {
             let r = p.nmp_base()
                 + depth / p.nmp_depth_divisor()
                 + ((eval - beta) / p.nmp_eval_divisor()).min(3);
@@ -1049,6 +1056,45 @@ impl Worker {
             }
             if score >= beta {
                 return if score >= MATE_THRESHOLD { beta } else { score };
+            }
+        }
+
+        // DESIGN.md §4.12: singular extension. When the table move is the only one that
+        // holds the table's bound (the others all fail below it), it is extended; when even
+        // the others reach beta, the node cuts (multi-cut); when the table's score alone is
+        // above beta, the table move is searched one ply shallower instead.
+        let mut tt_move_extension = 0;
+        let singular_depth = p.singular_depth();
+        if let Some((tt_score, bound, tt_depth)) = tt_hint {
+            if singular_depth > 0
+                && depth >= singular_depth
+                && tt_move.is_some()
+                && !exclusion
+                && ply < MAX_PLY / 2
+                && tt_depth >= depth - 3
+                && bound != Bound::Upper
+                && tt_score.abs() < MATE_THRESHOLD
+            {
+                let singular_beta = tt_score - p.singular_margin() * depth;
+                self.frames[ply].excluded = tt_move;
+                let s = self.search(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.frames[ply].excluded = Move::NONE;
+                if self.stopped() {
+                    return 0;
+                }
+                if s < singular_beta {
+                    tt_move_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    tt_move_extension = -1;
+                }
             }
         }
 
@@ -1080,6 +1126,9 @@ impl Worker {
         let mut captures_searched = [(0usize, 0usize); 32];
         for i in 0..n {
             let m = self.next_move(ply, i);
+            if m == excluded {
+                continue;
+            }
             let gives_check = self.pos.gives_check(m);
             let capture = self.pos.is_capture(m);
             let cur = piece_to(&self.pos, m);
@@ -1133,7 +1182,7 @@ impl Worker {
                 }
                 0
             };
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
             self.do_move(ply, m);
             let mut score;
             if i == 0 {
@@ -1187,6 +1236,10 @@ impl Worker {
                     }
                 }
             }
+        }
+        if exclusion {
+            // Every other move was pruned: as good as failing low.
+            return if best == -INFINITE { alpha } else { best };
         }
         self.store_tt(key, depth, ply, best, alpha_original, beta, best_move);
         best
