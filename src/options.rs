@@ -496,6 +496,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(MATE1_DEPTH),
     tune!(SINGULAR_DEPTH),
     tune!(SINGULAR_MARGIN),
+    tune!(QS_RECAPTURE_PLY),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

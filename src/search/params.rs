@@ -107,6 +107,9 @@ search_params! {
     singular_depth, SINGULAR_DEPTH, "Tune_SingularDepth", 0, 0, 64;
     /// Singular extension: the others must stay below the table score minus this per ply.
     singular_margin, SINGULAR_MARGIN, "Tune_SingularMargin", 2, 0, 20;
+    /// Quiescence plies after which only recaptures on the last move's square are
+    /// searched (outside check; DESIGN.md §4.9).
+    qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;
 }
 
 impl SearchParams {

@@ -910,7 +910,7 @@ impl Worker {
         pv_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
+            return self.qsearch(alpha, beta, ply, pv_node, 0);
         }
         self.frames[ply].pv.clear();
         self.tick();
@@ -1033,7 +1033,7 @@ impl Worker {
             }
             // Beyond the base design (DESIGN.md §6.2): razoring.
             if features.razoring && depth <= 2 && static_eval + p.razor_margin() * depth < alpha {
-                let v = self.qsearch(alpha, beta, ply, false);
+                let v = self.qsearch(alpha, beta, ply, false, 0);
                 if v < alpha {
                     return v;
                 }
@@ -1347,7 +1347,17 @@ impl Worker {
 
     /// Quiescence: captures and promotions (evasions in check), stand pat otherwise; the
     /// `qs_*` features bound which evasions and quiet promotions are tried.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// `qs_ply`: plies of quiescence above this node. From `Tune_QsRecapturePly` on, only
+    /// recaptures on the last move's square are searched (DESIGN.md §4.9), which bounds the
+    /// capture / check / recapture chains.
+    fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        qs_ply: i32,
+    ) -> i32 {
         self.frames[ply].pv.clear();
         self.tick();
         if self.stopped() {
@@ -1401,7 +1411,15 @@ impl Worker {
             let mut list = std::mem::take(&mut self.frames[ply].moves);
             let safe_promotions = self.config.features.qs_safe_promotions;
             let qsearch_see_margin = self.config.params.qsearch_see_margin();
+            let recapture_only = (qs_ply >= self.config.params.qs_recapture_ply())
+                .then(|| self.pos.last_move())
+                .filter(|m| m.is_some());
             list.retain(|m| {
+                if let Some(last) = recapture_only {
+                    if m.to() != last.to() {
+                        return false;
+                    }
+                }
                 // A capture that could promote but does not is never better.
                 if !m.is_promotion() && !m.is_drop() && self.promotion_skipped(m) {
                     return false;
@@ -1428,7 +1446,7 @@ impl Worker {
                 continue;
             }
             self.do_move(ply, m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, pv_node, qs_ply + 1);
             self.undo_move();
             if self.stopped() {
                 return 0;
