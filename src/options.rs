@@ -497,6 +497,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_DEPTH),
     tune!(SINGULAR_MARGIN),
     tune!(QS_RECAPTURE_PLY),
+    tune!(LMR_NOISY_INDEX),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -110,6 +110,9 @@ search_params! {
     /// Quiescence plies after which only recaptures on the last move's square are
     /// searched (outside check; DESIGN.md §4.9).
     qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;
+    /// Captures, promotions and checks from this move index on are reduced by the log
+    /// table less one ply (0: never; DESIGN.md §4.8).
+    lmr_noisy_index, LMR_NOISY_INDEX, "Tune_LmrNoisyIndex", 0, 0, 64;
 }
 
 impl SearchParams {

@@ -1201,6 +1201,18 @@ impl Worker {
                     let limit = p.history_lmr_limit();
                     extra -= (quiet_stat / p.history_lmr_divisor()).clamp(-limit, limit);
                     r = r.max(extra).min(new_depth - 1).max(0);
+                } else if features.log_lmr
+                    && !quiet
+                    && !in_check
+                    && depth >= 3
+                    && i >= p.lmr_noisy_index() as usize
+                    && p.lmr_noisy_index() > 0
+                {
+                    // Captures, promotions and checks late in the list are reduced too, by
+                    // less than quiet moves (DESIGN.md §4.8).
+                    let extra =
+                        self.lmr.table[depth.min(63) as usize][i.min(63)] - 1 - pv_node as i32;
+                    r = extra.min(new_depth - 1).max(0);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
                 if r > 0 && score > alpha {
