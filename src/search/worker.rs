@@ -191,7 +191,7 @@ pub struct Features {
     /// Razoring: at depth 1-2, drop into quiescence when far below alpha.
     pub razoring: bool,
     /// Quiescence evasion pruning: in check, once an evasion has saved the king, skip
-    /// the remaining non-capturing evasions after the first two (drops and king steps).
+    /// the non-capturing evasions after the first one (drops and king steps).
     /// Bounds the check / interpose / recapture chains that otherwise grow without limit
     /// when the evaluation does not follow material (a random NNUE net: 500M nodes at
     /// depth 4 in a bench position).
