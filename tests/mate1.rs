@@ -16,12 +16,7 @@ fn positions(name: &str) -> Vec<Position> {
 
 /// Is there a mating move, trying every legal move?
 fn brute_force(pos: &mut Position) -> bool {
-    legal(pos).iter().any(|&m| {
-        pos.do_move(m);
-        let mated = pos.in_check() && legal(pos).is_empty();
-        pos.undo_move();
-        mated
-    })
+    legal(pos).iter().any(|&m| mates(pos, m))
 }
 
 /// `m` is legal in `pos` and mates.

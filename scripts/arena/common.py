@@ -22,8 +22,6 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 ARENA_ROOT = Path(os.environ.get("HAYANAGI_ARENA", Path.home() / "hayanagi-data" / "arena"))
 OPENINGS = Path(os.environ.get("HAYANAGI_OPENINGS", REPO.parent / "shared" / "data" / "openings-taya36.sfen"))
-if not OPENINGS.is_file():  # the work tree may sit elsewhere; /work/shared is the usual place
-    OPENINGS = Path("/work/shared/data/openings-taya36.sfen")
 
 # Options every hayanagi gets in these tests: one thread, 64 MiB, no mate thread beside the
 # search (it would take a third core at concurrency 2, and its nodes are not in the limit),
