@@ -372,7 +372,7 @@ pub static OPTIONS: &[OptionDef] = &[
     check!("RootMateSearch", |o| o.root_mate, "run the mate solver on its own thread beside every normal search (one line, all root moves, full strength); a proven mate ends the search and is played"),
     spin!("MultiPV", 1, MAX_MULTIPV, |o| o.multipv, "principal variations reported"),
     check!("USI_Ponder", |o| o.ponder, "the GUI may ponder"),
-    spin!("NetworkDelay", 0, 10_000, |o| o.time.network_delay, "kept back from every planned deadline (ms)"),
+    spin!("NetworkDelay", 0, 10_000, |o| o.time.network_delay, "kept back from every clock deadline (ms); from a byoyomi at most a tenth of it; never from movetime"),
     spin!("NetworkDelay2", 0, 10_000, |o| o.time.network_delay2, "kept back from the whole time left (clock + byoyomi) for the hard limit while the main clock runs (ms)"),
     spin!("MinimumThinkingTime", 0, 60_000, |o| o.time.minimum_thinking_time, "think at least this long when the clock allows (ms)"),
     spin!("SlowMover", 1, 1000, |o| o.time.slow_mover, "scales the planned time per move (%)"),

@@ -26,12 +26,11 @@ import report
 OPPONENTS = {
     # Fairy-Stockfish speaks USI when its first command is `usi`; its hash option is `Hash`
     # there (it answers `No such option: USI_Hash`), and UCI_Variant's default is then shogi.
-    # Move Overhead 40 (default 30): it then thinks about 185 ms a move at 300 ms byoyomi,
-    # about as long as hayanagi (about 175 ms: it keeps its NetworkDelay, 120 ms, back);
-    # with 30 about 220 ms (two moves of 426 and 434 ms, lost on time, were seen while
-    # another 2-game run shared the 2 cores), 50 about 150 ms, 100 only about 20 ms.
+    # Its own defaults otherwise (Move Overhead 30: about 220 ms a move at 300 ms byoyomi;
+    # two moves of 426 and 434 ms were seen while another 2-game run shared the 2 cores, so
+    # gauntlets run on an idle machine, with the runner's expiry margin for both engines).
     "fairy": ("fairy-stockfish", "/usr/games/fairy-stockfish",
-              {"Threads": 1, "Hash": 64, "UCI_Variant": "shogi", "Move Overhead": 40}, None),
+              {"Threads": 1, "Hash": 64, "UCI_Variant": "shogi"}, None),
     # gpsusi advertises `Thread` (max 2), not `Threads`, and no hash option; USI_Hash is sent
     # anyway (the USI standard's name; it is accepted without a word). It thinks 0.8-1.2 s a
     # move at byoyomi 100, 300 or 1000 ms alike (as if rounding it up to whole seconds), so at

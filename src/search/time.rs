@@ -6,6 +6,18 @@ use super::limits::Limits;
 use crate::shogi::Color;
 use std::time::Instant;
 
+/// The margin kept back from a byoyomi is at most this fraction of it (1/10), so a short
+/// byoyomi is not given away: the engine's own stop-to-bestmove latency is 1-2 ms on an
+/// idle machine and up to 6 ms on a loaded one (`scripts/latency.py`, DESIGN §8.5), a
+/// fifth of the 30 ms this leaves at 300 ms.
+const BYOYOMI_MARGIN_DIVISOR: u64 = 10;
+
+/// What is kept back from a byoyomi of `byo` ms: `NetworkDelay`, but at most a tenth of
+/// the byoyomi.
+fn byoyomi_margin(network_delay: u64, byo: u64) -> u64 {
+    network_delay.min(byo / BYOYOMI_MARGIN_DIVISOR)
+}
+
 /// Options that shape the time manager (USI `NetworkDelay`-style).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeOptions {
@@ -58,7 +70,8 @@ impl TimeManager {
             };
         }
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(delay).max(1);
+            // `movetime` is exact by the USI/UCI convention: the host asked for this long.
+            let t = mt.max(1);
             return TimeManager {
                 start,
                 soft: Some(t),
@@ -77,9 +90,10 @@ impl TimeManager {
         let remain = limits.time[us.index()].unwrap_or(0);
         let inc = limits.increment[us.index()];
         let byo = limits.byoyomi;
+        let byo_margin = byoyomi_margin(delay, byo);
         if remain <= delay && byo > 0 {
             // Pure byoyomi: unused byoyomi is lost anyway, so use all of it.
-            let t = (remain + byo).saturating_sub(delay).max(1);
+            let t = (remain + byo).saturating_sub(byo_margin).max(1);
             return TimeManager {
                 start,
                 soft: Some(t),
@@ -91,7 +105,7 @@ impl TimeManager {
         // larger margin, but never less than the byoyomi itself allows.
         let cap = (remain + byo)
             .saturating_sub(delay.max(opts.network_delay2))
-            .max(byo.saturating_sub(delay))
+            .max(byo.saturating_sub(byo_margin))
             .max(1);
         // Shogi games run long; plan for fewer moves left as the game goes on.
         let moves_to_go = (50u64.saturating_sub(move_number as u64 / 4)).max(20);
@@ -100,9 +114,9 @@ impl TimeManager {
             .max(opts.minimum_thinking_time)
             .min(cap);
         let hard = (soft * 4)
-            .max(byo.saturating_sub(delay))
+            .max(byo.saturating_sub(byo_margin))
             .min(cap)
-            .min(remain / 3 + byo.saturating_sub(delay))
+            .min(remain / 3 + byo.saturating_sub(byo_margin))
             .max(soft.min(cap));
         TimeManager {
             start,
@@ -155,7 +169,7 @@ mod tests {
     #[test]
     fn plans_stay_inside_the_clock() {
         let m = tm(Limits::movetime(1000));
-        assert_eq!((m.soft, m.hard), (Some(880), Some(880)));
+        assert_eq!((m.soft, m.hard), (Some(1000), Some(1000)));
         let mut l = Limits {
             byoyomi: 10_000,
             time: [Some(0), Some(0)],
@@ -179,6 +193,34 @@ mod tests {
             ..Limits::default()
         });
         assert!(m.soft.unwrap() >= 1_500 && m.hard.unwrap() <= 9_880);
+        // Short byoyomi: the margin is at most a tenth of it (300 -> 270, 100 -> 90), not
+        // the whole NetworkDelay of 120 (which left 180 ms of 300 and 1 ms of 100).
+        for (byo, think) in [(300, 270), (100, 90), (1_000, 900), (2_000, 1_880)] {
+            let m = tm(Limits {
+                byoyomi: byo,
+                time: [Some(0), Some(0)],
+                ..Limits::default()
+            });
+            assert_eq!(
+                (m.soft, m.hard),
+                (Some(think), Some(think)),
+                "byoyomi {byo}"
+            );
+        }
+        // A small NetworkDelay is kept as it is.
+        let opts = TimeOptions {
+            network_delay: 5,
+            ..TimeOptions::default()
+        };
+        let l = Limits {
+            byoyomi: 300,
+            time: [Some(0), Some(0)],
+            ..Limits::default()
+        };
+        assert_eq!(
+            TimeManager::new(&l, Color::Black, 30, &opts).hard,
+            Some(295)
+        );
         assert_eq!(tm(Limits::infinite()).hard, None);
         assert_eq!(tm(Limits::depth(5)).hard, None);
     }
