@@ -8,6 +8,7 @@ pub mod limits;
 pub mod mate;
 pub mod ordering;
 pub mod params;
+pub mod picker;
 pub mod skill;
 pub mod threads;
 pub mod time;

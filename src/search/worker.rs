@@ -6,6 +6,7 @@ use super::choice;
 use super::limits::Limits;
 use super::ordering::{pick_next, piece_to, stat_bonus, Heuristics, CONTINUATION_PLIES};
 use super::params::SearchParams;
+use super::picker::MovePicker;
 use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
@@ -15,9 +16,8 @@ use super::{
 };
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
-use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::rules::{DeclarationRule, Repetition};
-use crate::shogi::{generate_legal, GenType, Move, MoveList, PieceType, Position};
+use crate::shogi::{generate_legal, GenType, Move, PieceType, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -105,8 +105,8 @@ impl RootMove {
 
 /// Per-ply scratch space.
 struct Frame {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The moves of this ply's node (the quiescence search uses its lists directly).
+    picker: MovePicker,
     pv: Vec<Move>,
     /// The (piece, destination) pair of the move being searched from this ply (`None`
     /// for a null move): what continuation histories and counter moves are keyed by.
@@ -324,6 +324,8 @@ pub struct Worker {
     nodes: u64,
     seldepth: usize,
     root_moves: Vec<RootMove>,
+    /// The first root move of the MultiPV line being searched.
+    root_pv_idx: usize,
     completed_depth: u32,
     last_info_ms: Option<u64>,
     /// Lines of the last report, to avoid repeating them at the end.
@@ -342,8 +344,7 @@ impl Worker {
         let eval = Evaluator::new(&pos, &config.eval);
         let frames = (0..MAX_PLY + 2)
             .map(|_| Frame {
-                moves: MoveList::new(),
-                scores: [0; MAX_MOVES],
+                picker: MovePicker::new(),
                 pv: Vec::new(),
                 piece_to: None,
                 static_eval: -INFINITE,
@@ -365,6 +366,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
+            root_pv_idx: 0,
             completed_depth: 0,
             last_info_ms: None,
             last_reported: Vec::new(),
@@ -506,7 +508,8 @@ impl Worker {
                     (-INFINITE, INFINITE)
                 };
                 loop {
-                    let score = self.root_search(depth as i32, alpha, beta, pv_idx);
+                    self.root_pv_idx = pv_idx;
+                    let score = self.search(alpha, beta, depth as i32, 0, true);
                     // Stable sort keeps the previous order among equal scores.
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped() {
@@ -849,58 +852,10 @@ impl Worker {
         }
     }
 
-    /// Search the root moves `pv_idx..` (earlier ones belong to earlier MultiPV lines).
-    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
-        let mut best = -INFINITE;
-        let in_check = self.pos.in_check();
-        for i in pv_idx..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            let gives_check = self.pos.gives_check(m);
-            let quiet = !self.pos.is_capture(m) && !m.is_promotion() && !gives_check;
-            self.do_move(0, m);
-            self.seldepth = 1;
-            let mut score;
-            if i == pv_idx {
-                score = -self.search(-beta, -alpha, depth - 1, 1, true);
-            } else {
-                let r = lmr_reduction(quiet, in_check, depth, i - pv_idx);
-                score = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, false);
-                if r > 0 && score > alpha {
-                    score = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, depth - 1, 1, true);
-                }
-            }
-            self.undo_move();
-            if self.stopped() {
-                return best;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == pv_idx || score > alpha {
-                rm.score = score;
-                rm.seldepth = self.seldepth as u32;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.frames[1].pv);
-            } else {
-                // Not better than the current best: rank it below.
-                rm.score = -INFINITE;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    /// Negamax alpha-beta with PVS (DESIGN.md §4).
+    /// Negamax alpha-beta with PVS (DESIGN.md §4). The root (`ply` 0) is searched here
+    /// too: its moves are the root moves from `root_pv_idx` on (earlier ones belong to
+    /// earlier MultiPV lines), in their last order, and each one's score and line is kept
+    /// in `root_moves`.
     fn search(
         &mut self,
         mut alpha: i32,
@@ -918,32 +873,35 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        // Repetition: the first repeat inside the search already scores (draw or
-        // perpetual-check result).
-        match self.pos.repetition(2) {
-            Repetition::None => {}
-            Repetition::Draw => return self.draw_score(),
-            Repetition::Win => return mate_in(ply),
-            Repetition::Loss => return mated_in(ply),
-        }
-        if self.config.max_moves_to_draw > 0
-            && self.pos.move_number() > self.config.max_moves_to_draw
-        {
-            // The game is over by the move limit unless this position is already mate.
-            return if self.pos.in_check() && !has_legal_move(&self.pos) {
-                mated_in(ply)
-            } else {
-                self.draw_score()
-            };
-        }
-        if ply >= MAX_PLY {
-            return self.eval.evaluate(&self.pos);
-        }
-        // Mate distance pruning.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        let root = ply == 0;
+        if !root {
+            // Repetition: the first repeat inside the search already scores (draw or
+            // perpetual-check result).
+            match self.pos.repetition(2) {
+                Repetition::None => {}
+                Repetition::Draw => return self.draw_score(),
+                Repetition::Win => return mate_in(ply),
+                Repetition::Loss => return mated_in(ply),
+            }
+            if self.config.max_moves_to_draw > 0
+                && self.pos.move_number() > self.config.max_moves_to_draw
+            {
+                // The game is over by the move limit unless this position is already mate.
+                return if self.pos.in_check() && !has_legal_move(&self.pos) {
+                    mated_in(ply)
+                } else {
+                    self.draw_score()
+                };
+            }
+            if ply >= MAX_PLY {
+                return self.eval.evaluate(&self.pos);
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
         }
         let alpha_original = alpha;
         let in_check = self.pos.in_check();
@@ -976,7 +934,13 @@ impl Worker {
 
         // DESIGN.md §4.5: a mate in one ends the node (the rules core's detector, §2.6).
         let mate1_depth = self.config.params.mate1_depth();
-        if mate1_depth > 0 && depth >= mate1_depth && !in_check && tt_move.is_none() && !exclusion {
+        if mate1_depth > 0
+            && depth >= mate1_depth
+            && !root
+            && !in_check
+            && tt_move.is_none()
+            && !exclusion
+        {
             if let Some(m) = self.pos.mate_in_one() {
                 let score = mate_in(ply + 1);
                 if pv_node {
@@ -1069,6 +1033,7 @@ impl Worker {
             if singular_depth > 0
                 && depth >= singular_depth
                 && tt_move.is_some()
+                && !root
                 && !exclusion
                 && ply < MAX_PLY / 2
                 && tt_depth >= depth - 3
@@ -1098,21 +1063,18 @@ impl Worker {
             }
         }
 
-        // Generate and order (DESIGN.md §5.1).
-        self.frames[ply].moves.clear();
-        let gen = if in_check {
-            GenType::Evasions
-        } else {
-            GenType::NonEvasions
-        };
-        generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
-        let n = self.frames[ply].moves.len();
-        if n == 0 {
-            // No legal move loses in shogi, in check or not.
-            return mated_in(ply);
-        }
+        // The moves, stage by stage (DESIGN.md §5.4).
         let prevs = self.previous_pairs(ply);
-        self.score_moves(ply, tt_move);
+        let killers = self.heur.killers[ply];
+        let refutations = [killers[0], killers[1], self.heur.counter_move(prevs[0])];
+        if root {
+            let moves = self.root_moves[self.root_pv_idx..].iter().map(|rm| rm.mv);
+            self.frames[0].picker.start_root(moves);
+        } else {
+            self.frames[ply]
+                .picker
+                .start(&self.pos, tt_move, refutations);
+        }
 
         let us = self.pos.side_to_move();
         let mut best = -INFINITE;
@@ -1124,8 +1086,14 @@ impl Worker {
         let mut quiets_searched = [(Move::NONE, 0usize); 32];
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
-        for i in 0..n {
-            let m = self.next_move(ply, i);
+        let mut move_count = 0;
+        loop {
+            let frame = &mut self.frames[ply];
+            let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
+                break;
+            };
+            let i = move_count;
+            move_count += 1;
             if m == excluded {
                 continue;
             }
@@ -1183,6 +1151,10 @@ impl Worker {
                 0
             };
             let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
+            if root {
+                // Each root move's own selective depth.
+                self.seldepth = 1;
+            }
             self.do_move(ply, m);
             let mut score;
             if i == 0 {
@@ -1226,6 +1198,20 @@ impl Worker {
             if self.stopped() {
                 return 0;
             }
+            if root {
+                let rm = &mut self.root_moves[self.root_pv_idx + i];
+                debug_assert_eq!(rm.mv, m);
+                if i == 0 || score > alpha {
+                    rm.score = score;
+                    rm.seldepth = self.seldepth as u32;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&self.frames[1].pv);
+                } else {
+                    // Not better than the current best: rank it below.
+                    rm.score = -INFINITE;
+                }
+            }
             if score > best {
                 best = score;
                 best_move = m;
@@ -1248,6 +1234,10 @@ impl Worker {
                     }
                 }
             }
+        }
+        if move_count == 0 {
+            // No legal move loses in shogi, in check or not.
+            return mated_in(ply);
         }
         if exclusion {
             // Every other move was pruned: as good as failing low.
@@ -1409,18 +1399,19 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        self.frames[ply].moves.clear();
         let gen = if in_check {
             GenType::Evasions
         } else {
             GenType::CapturesPromotions
         };
-        generate_legal(&self.pos, gen, &mut self.frames[ply].moves);
-        if in_check && self.frames[ply].moves.is_empty() {
+        let pos = &self.pos;
+        let list = self.frames[ply].picker.list_mut().0;
+        list.clear();
+        generate_legal(pos, gen, list);
+        if in_check && list.is_empty() {
             return mated_in(ply);
         }
         if !in_check {
-            let mut list = std::mem::take(&mut self.frames[ply].moves);
             let safe_promotions = self.config.features.qs_safe_promotions;
             let qsearch_see_margin = self.config.params.qsearch_see_margin();
             let recapture_only = (qs_ply >= self.config.params.qs_recapture_ply())
@@ -1433,21 +1424,20 @@ impl Worker {
                     }
                 }
                 // A capture that could promote but does not is never better.
-                if !m.is_promotion() && !m.is_drop() && self.promotion_skipped(m) {
+                if !m.is_promotion() && !m.is_drop() && promotion_skipped(pos, m) {
                     return false;
                 }
                 // DESIGN.md §4.9: skip captures that lose material by SEE.
-                if self.pos.is_capture(m) {
-                    return self.pos.see(m) >= qsearch_see_margin;
+                if pos.is_capture(m) {
+                    return pos.see(m) >= qsearch_see_margin;
                 }
                 // A promotion that loses the piece is no quiet gain.
-                !safe_promotions || self.pos.see(m) >= 0
+                !safe_promotions || pos.see(m) >= 0
             });
-            self.frames[ply].moves = list;
         }
         self.score_moves(ply, tt_move);
         let mut best_move = Move::NONE;
-        for i in 0..self.frames[ply].moves.len() {
+        for i in 0..self.frames[ply].picker.list_mut().0.len() {
             let m = self.next_move(ply, i);
             if in_check
                 && self.config.features.qs_evasion_pruning
@@ -1493,31 +1483,31 @@ impl Worker {
     /// Ordering scores for the moves of `ply`'s frame.
     fn score_moves(&mut self, ply: usize, tt_move: Move) {
         let prevs = self.previous_pairs(ply);
-        let frame = &mut self.frames[ply];
-        for (i, &m) in frame.moves.as_slice().iter().enumerate() {
-            frame.scores[i] = self.heur.score(&self.pos, m, ply, tt_move, &prevs);
+        let (moves, scores) = self.frames[ply].picker.list_mut();
+        for (i, &m) in moves.as_slice().iter().enumerate() {
+            scores[i] = self.heur.score(&self.pos, m, ply, tt_move, &prevs);
         }
     }
 
     /// The `i`-th best move of `ply`'s frame (selection sort step).
     #[inline]
     fn next_move(&mut self, ply: usize, i: usize) -> Move {
-        let frame = &mut self.frames[ply];
-        let n = frame.moves.len();
-        pick_next(frame.moves.as_mut_slice(), &mut frame.scores[..n], i);
-        frame.moves.as_slice()[i]
+        let (moves, scores) = self.frames[ply].picker.list_mut();
+        let n = moves.len();
+        pick_next(moves.as_mut_slice(), &mut scores[..n], i);
+        moves.as_slice()[i]
     }
+}
 
-    /// True for a non-promoting pawn, bishop or rook move that could have promoted.
-    fn promotion_skipped(&self, m: Move) -> bool {
-        let pt = self.pos.piece_on(m.from()).piece_type();
-        if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
-            return false;
-        }
-        let us = self.pos.side_to_move();
-        crate::shogi::types::in_promotion_zone(us, m.from())
-            || crate::shogi::types::in_promotion_zone(us, m.to())
+/// True for a non-promoting pawn, bishop or rook move that could have promoted.
+fn promotion_skipped(pos: &Position, m: Move) -> bool {
+    let pt = pos.piece_on(m.from()).piece_type();
+    if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
+        return false;
     }
+    let us = pos.side_to_move();
+    crate::shogi::types::in_promotion_zone(us, m.from())
+        || crate::shogi::types::in_promotion_zone(us, m.to())
 }
 
 /// Reductions round(ln(depth) x ln(index) / divisor), indexed by depth and move index.

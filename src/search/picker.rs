@@ -1,0 +1,372 @@
+//! The staged move picker of the main search (DESIGN.md §5.4): moves come out one at a
+//! time, in stages, and each stage is generated and scored only when the ones before it
+//! did not cut the node. Most nodes cut off after the table move or a good capture, so the
+//! quiet moves (the bulk of a shogi position: every drop) are then never generated.
+
+use super::ordering::{piece_to, Heuristics, PROMOTION_BONUS, TT_MOVE_BONUS};
+use crate::shogi::movegen::MAX_MOVES;
+use crate::shogi::see::see_value;
+use crate::shogi::{generate_legal, GenType, Move, MoveList, Position};
+
+/// Weight of the captured piece's value in a capture's score (most valuable victim first;
+/// the capture history, bounded by `HISTORY_MAX`, then ranks captures of one kind).
+const VICTIM_WEIGHT: i32 = 16;
+
+/// Where the picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The table move, when it is legal.
+    TableMove,
+    /// Generate and score the captures and promotions.
+    GenerateCaptures,
+    /// Captures and promotions that do not lose material by SEE, best first; the others are
+    /// kept aside for `BadCaptures`.
+    GoodCaptures,
+    /// The killers and the counter move, when they are legal quiet moves here.
+    Refutations,
+    /// Generate and score the quiet moves.
+    GenerateQuiets,
+    /// The quiet moves, by their history, best first.
+    Quiets,
+    /// The captures and promotions that lose material.
+    BadCaptures,
+    /// In check: generate and score the evasions.
+    GenerateEvasions,
+    /// The evasions, best first.
+    Evasions,
+    /// The root: the given list in its order.
+    Root,
+    /// Nothing is left.
+    Done,
+}
+
+/// A move source for one node. It lives in the node's frame and is restarted for every
+/// visit with [`MovePicker::start`] (or [`MovePicker::start_root`]).
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    stage: Stage,
+    /// The next index of `moves` to look at in the current stage.
+    cur: usize,
+    /// `moves[..bad_end]` are the captures set aside for `BadCaptures`.
+    bad_end: usize,
+    tt_move: Move,
+    /// Killer 1, killer 2, counter move (`NONE` where there is none).
+    refutations: [Move; 3],
+}
+
+impl Default for MovePicker {
+    fn default() -> Self {
+        MovePicker::new()
+    }
+}
+
+impl MovePicker {
+    /// A picker with nothing to yield.
+    pub fn new() -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            stage: Stage::Done,
+            cur: 0,
+            bad_end: 0,
+            tt_move: Move::NONE,
+            refutations: [Move::NONE; 3],
+        }
+    }
+
+    /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
+    /// (killers, counter move) may be anything: the ones that are not legal quiet moves
+    /// here are skipped.
+    pub fn start(&mut self, pos: &Position, tt_move: Move, refutations: [Move; 3]) {
+        self.moves.clear();
+        self.cur = 0;
+        self.bad_end = 0;
+        self.tt_move = tt_move;
+        self.refutations = refutations;
+        let in_check = pos.in_check();
+        self.stage = match (tt_move.is_some(), in_check) {
+            (true, _) => Stage::TableMove,
+            (false, true) => Stage::GenerateEvasions,
+            (false, false) => Stage::GenerateCaptures,
+        };
+    }
+
+    /// Start on the root, yielding `moves` in their order.
+    pub fn start_root(&mut self, moves: impl IntoIterator<Item = Move>) {
+        self.moves.clear();
+        for m in moves {
+            self.moves.push(m);
+        }
+        self.cur = 0;
+        self.bad_end = 0;
+        self.tt_move = Move::NONE;
+        self.stage = Stage::Root;
+    }
+
+    /// The next move, or `None` when every legal move has been yielded (each exactly once).
+    /// `prevs` (the pairs of the moves 1, 2 and 4 plies back) key the continuation
+    /// histories in `heur`.
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        heur: &Heuristics,
+        prevs: &[Option<usize>; 3],
+    ) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = if pos.in_check() {
+                        Stage::GenerateEvasions
+                    } else {
+                        Stage::GenerateCaptures
+                    };
+                    return Some(self.tt_move);
+                }
+                Stage::GenerateCaptures => {
+                    generate_legal(pos, GenType::CapturesPromotions, &mut self.moves);
+                    for i in 0..self.moves.len() {
+                        let m = self.moves.as_slice()[i];
+                        self.scores[i] = capture_score(pos, heur, m);
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    while let Some(m) = self.pick_best(self.moves.len()) {
+                        if m == self.tt_move {
+                            continue;
+                        }
+                        if pos.see(m) < 0 {
+                            // Set aside: `cur` has passed `bad_end`, so the slot is free.
+                            self.moves.as_mut_slice()[self.bad_end] = m;
+                            self.bad_end += 1;
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::Refutations;
+                }
+                Stage::Refutations => {
+                    while self.cur < self.refutations.len() {
+                        let m = self.refutations[self.cur];
+                        self.cur += 1;
+                        if m.is_some()
+                            && m != self.tt_move
+                            && !self.refutations[..self.cur - 1].contains(&m)
+                            && !m.is_promotion()
+                            && pos.is_legal(m)
+                            && !pos.is_capture(m)
+                        {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::GenerateQuiets;
+                }
+                Stage::GenerateQuiets => {
+                    // The quiet moves go after the captures (whose slots past `bad_end`
+                    // are spent), so the bad captures stay where they are.
+                    let start = self.moves.len();
+                    generate_legal(pos, GenType::Quiets, &mut self.moves);
+                    let us = pos.side_to_move();
+                    for i in start..self.moves.len() {
+                        let m = self.moves.as_slice()[i];
+                        self.scores[i] = heur.quiet_stat(us, m, piece_to(pos, m), prevs);
+                    }
+                    self.cur = start;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    while let Some(m) = self.pick_best(self.moves.len()) {
+                        if m != self.tt_move && !self.refutations.contains(&m) {
+                            return Some(m);
+                        }
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.cur < self.bad_end {
+                        self.cur += 1;
+                        return Some(self.moves.as_slice()[self.cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    generate_legal(pos, GenType::Evasions, &mut self.moves);
+                    let us = pos.side_to_move();
+                    for i in 0..self.moves.len() {
+                        let m = self.moves.as_slice()[i];
+                        self.scores[i] = if pos.is_capture(m) {
+                            // Every capture of the checker before any other evasion.
+                            TT_MOVE_BONUS / 2 + capture_score(pos, heur, m)
+                        } else {
+                            heur.quiet_stat(us, m, piece_to(pos, m), prevs)
+                        };
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    while let Some(m) = self.pick_best(self.moves.len()) {
+                        if m != self.tt_move {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Root => {
+                    if self.cur < self.moves.len() {
+                        self.cur += 1;
+                        return Some(self.moves.as_slice()[self.cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Move the best-scored of `moves[cur..end]` to `cur` and yield it (one step of a
+    /// selection sort: most nodes cut after a few moves, so sorting all would waste time).
+    #[inline]
+    fn pick_best(&mut self, end: usize) -> Option<Move> {
+        if self.cur >= end {
+            return None;
+        }
+        let mut best = self.cur;
+        for j in self.cur + 1..end {
+            if self.scores[j] > self.scores[best] {
+                best = j;
+            }
+        }
+        let moves = self.moves.as_mut_slice();
+        moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        self.cur += 1;
+        Some(moves[self.cur - 1])
+    }
+
+    /// The moves generated so far at this node, for the search's own lists (the quiescence
+    /// search fills and orders them itself).
+    pub fn list_mut(&mut self) -> (&mut MoveList, &mut [i32; MAX_MOVES]) {
+        (&mut self.moves, &mut self.scores)
+    }
+}
+
+/// Score of a capture or promotion: the captured piece's value, then its capture history.
+#[inline]
+fn capture_score(pos: &Position, heur: &Heuristics, m: Move) -> i32 {
+    let mut score = 0;
+    if let Some(victim) = pos.piece_on(m.to()).kind() {
+        score += see_value(victim) * VICTIM_WEIGHT
+            + heur.capture_history(piece_to(pos, m), victim.index()) / 4;
+    }
+    if m.is_promotion() {
+        score += PROMOTION_BONUS;
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MAX_PLY;
+    use crate::shogi::legal;
+    use crate::util::rng::Rng;
+
+    /// A move of any bit pattern that is likely illegal here (a killer from elsewhere).
+    fn noise(rng: &mut Rng, others: &[Move]) -> Move {
+        match rng.next_u64() % 3 {
+            0 => Move::NONE,
+            1 if !others.is_empty() => others[rng.next_u64() as usize % others.len()],
+            _ => Move::from_raw(rng.next_u64() as u16),
+        }
+    }
+
+    /// Every legal move comes out exactly once, the table move first, over positions of
+    /// random games (checks, drops, promotions) with random histories, table moves and
+    /// refutations (legal, illegal, repeated).
+    #[test]
+    fn yields_each_legal_move_exactly_once() {
+        let mut rng = Rng::new(17);
+        let mut heur = Heuristics::new(MAX_PLY);
+        let mut picker = MovePicker::new();
+        let mut previous_moves: Vec<Move> = Vec::new();
+        let (mut positions, mut in_check, mut with_tt) = (0, 0, 0);
+        for _game in 0..120 {
+            let mut pos = Position::startpos();
+            for _ply in 0..160 {
+                let all: Vec<Move> = legal(&pos).iter().copied().collect();
+                if all.is_empty() {
+                    break;
+                }
+                let us = pos.side_to_move();
+                for _ in 0..4 {
+                    let m = all[rng.next_u64() as usize % all.len()];
+                    let bonus = (rng.next_u64() % 4000) as i32 - 2000;
+                    heur.update_quiet(us, m, piece_to(&pos, m), &[None; 3], bonus);
+                }
+                let tt_move = if rng.next_u64() % 2 == 0 {
+                    with_tt += 1;
+                    all[rng.next_u64() as usize % all.len()]
+                } else {
+                    Move::NONE
+                };
+                let mut refutations = [Move::NONE; 3];
+                for r in &mut refutations {
+                    *r = if rng.next_u64() % 4 == 0 {
+                        all[rng.next_u64() as usize % all.len()]
+                    } else {
+                        noise(&mut rng, &previous_moves)
+                    };
+                }
+                if rng.next_u64() % 8 == 0 {
+                    refutations[2] = refutations[0];
+                }
+                picker.start(&pos, tt_move, refutations);
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next(&pos, &heur, &[None; 3]) {
+                    seen.push(m);
+                }
+                if tt_move.is_some() {
+                    assert_eq!(seen[0], tt_move, "{pos}");
+                }
+                let mut want = all.clone();
+                want.sort_by_key(|m| m.raw());
+                seen.sort_by_key(|m| m.raw());
+                assert_eq!(seen, want, "{pos}");
+                positions += 1;
+                in_check += pos.in_check() as usize;
+                previous_moves = all.clone();
+                pos.do_move(all[rng.next_u64() as usize % all.len()]);
+            }
+        }
+        assert!(positions > 10_000 && in_check > 200 && with_tt > 5_000);
+    }
+
+    /// Good captures come before the refutations, the quiet moves after them and the
+    /// captures that lose material last.
+    #[test]
+    fn stages_come_in_order() {
+        // Black's rook on 2e can take an undefended silver on 5e (good by SEE) or the pawn
+        // on 2c that the gold on 3c defends (bad, promoting or not); 5i4h is a killer.
+        let pos: Position = "4k4/9/6gp1/9/4s2R1/9/9/9/4K4 b - 1".parse().unwrap();
+        let mv = |s: &str| pos.parse_usi_move(s).unwrap();
+        assert!(pos.see(mv("2e2c")) < 0 && pos.see(mv("2e2c+")) < 0 && pos.see(mv("2e5e")) > 0);
+        let heur = Heuristics::new(MAX_PLY);
+        let mut picker = MovePicker::new();
+        picker.start(&pos, Move::NONE, [mv("5i4h"), Move::NONE, Move::NONE]);
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(&pos, &heur, &[None; 3]) {
+            order.push(m);
+        }
+        let at = |s: &str| order.iter().position(|&m| m == mv(s)).unwrap();
+        assert_eq!((at("2e5e"), at("5i4h")), (0, 1), "{order:?}");
+        assert!(at("2e2f") > 1);
+        // The losing captures last, the promoting one (scored higher) first of them.
+        assert_eq!(at("2e2c+"), order.len() - 2, "{order:?}");
+        assert_eq!(at("2e2c"), order.len() - 1, "{order:?}");
+    }
+}
