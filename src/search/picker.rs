@@ -308,7 +308,7 @@ mod tests {
                     let bonus = (rng.next_u64() % 4000) as i32 - 2000;
                     heur.update_quiet(us, m, piece_to(&pos, m), &[None; 3], bonus);
                 }
-                let tt_move = if rng.next_u64() % 2 == 0 {
+                let tt_move = if rng.next_u64().is_multiple_of(2) {
                     with_tt += 1;
                     all[rng.next_u64() as usize % all.len()]
                 } else {
@@ -316,13 +316,13 @@ mod tests {
                 };
                 let mut refutations = [Move::NONE; 3];
                 for r in &mut refutations {
-                    *r = if rng.next_u64() % 4 == 0 {
+                    *r = if rng.next_u64().is_multiple_of(4) {
                         all[rng.next_u64() as usize % all.len()]
                     } else {
                         noise(&mut rng, &previous_moves)
                     };
                 }
-                if rng.next_u64() % 8 == 0 {
+                if rng.next_u64().is_multiple_of(8) {
                     refutations[2] = refutations[0];
                 }
                 picker.start(&pos, tt_move, refutations);
