@@ -819,7 +819,9 @@ hayanagi_status hayanagi_engine_hashfull(const struct hayanagi_engine *engine, u
 hayanagi_status hayanagi_engine_clear_hash(struct hayanagi_engine *engine);
 
 /**
- * Use `table` from now on (shared with any other engine using it).
+ * Use `table` from now on (shared with any other engine using it). Engines that share a
+ * table should evaluate alike (the same net or none): the table keeps static evals, so a
+ * search with another evaluation clears it first.
  */
 hayanagi_status hayanagi_engine_set_table(struct hayanagi_engine *engine,
                                           const struct hayanagi_table *table);

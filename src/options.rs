@@ -498,6 +498,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_MARGIN),
     tune!(QS_RECAPTURE_PLY),
     tune!(LMR_NOISY_INDEX),
+    tune!(LMR_CUT_NODE),
+    tune!(LMR_TT_PV),
+    tune!(QS_CHECK_PLIES),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -712,7 +712,9 @@ impl Engine {
         self.shared.tt.read().clone()
     }
 
-    /// Use `tt` from now on (e.g. another engine's table, to share it on purpose).
+    /// Use `tt` from now on (e.g. another engine's table, to share it on purpose). Engines
+    /// that share a table should evaluate alike: it keeps static evals, so a search with
+    /// another evaluation clears it first.
     pub fn share_tt(&self, tt: Arc<TranspositionTable>) -> Result<(), EngineError> {
         let _idle = self.lock_idle()?;
         self.shared.options.lock().hash_mib = tt.size_mib();

@@ -25,6 +25,16 @@ pub struct EvalConfig {
     pub fv_scale: i32,
 }
 
+impl EvalConfig {
+    /// Equal for two configurations exactly when they evaluate every position alike
+    /// (the hand-crafted evaluation: 0; a net: its load and its scale).
+    pub fn tag(&self) -> u64 {
+        self.net
+            .as_ref()
+            .map_or(0, |n| (n.id() << 32) | self.fv_scale as u32 as u64)
+    }
+}
+
 impl Default for EvalConfig {
     fn default() -> Self {
         EvalConfig {

@@ -1351,7 +1351,9 @@ pub extern "C" fn hayanagi_engine_clear_hash(engine: *mut hayanagi_engine) -> ha
     })
 }
 
-/// Use `table` from now on (shared with any other engine using it).
+/// Use `table` from now on (shared with any other engine using it). Engines that share a
+/// table should evaluate alike (the same net or none): the table keeps static evals, so a
+/// search with another evaluation clears it first.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_set_table(
     engine: *mut hayanagi_engine,

@@ -113,6 +113,15 @@ search_params! {
     /// Captures, promotions and checks from this move index on are reduced by the log
     /// table less one ply (0: never; DESIGN.md §4.8).
     lmr_noisy_index, LMR_NOISY_INDEX, "Tune_LmrNoisyIndex", 0, 0, 64;
+    /// Late quiet moves of a node expected to fail high (a cut node) are reduced this many
+    /// plies more (DESIGN.md §4.8).
+    lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
+    /// Late quiet moves of a node off the PV that was on one when the table saw it are
+    /// reduced this many plies less (a PV node's: one ply less).
+    lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;
+    /// Quiescence plies (from the first) that also try quiet checks that do not lose the
+    /// checking piece by SEE (0: none; DESIGN.md §4.9).
+    qs_check_plies, QS_CHECK_PLIES, "Tune_QsCheckPlies", 0, 0, 2;
 }
 
 impl SearchParams {

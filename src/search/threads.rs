@@ -204,6 +204,8 @@ impl ThreadPool {
         if job.mode == ParallelMode::RootSplit {
             job.split = Some(RootSplit::new(self.handles.len() - 1));
         }
+        // The table's static evals must come from this search's evaluation.
+        job.tt.use_evaluation(job.config.eval.tag());
         let mut st = self.shared.state.lock();
         st.epoch += 1;
         st.job = Some(Arc::new(job));

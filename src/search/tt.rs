@@ -3,10 +3,10 @@
 //! Each entry is 16 bytes: two atomic `u64`s. The payload packs (DESIGN.md §3.2):
 //!
 //! ```text
-//!  bit 0-15   move (Move::raw)          bit 16-19  piece type that moves (0 for drops)
-//!  bit 20-35  score (i16)               bit 36-43  depth + 1
-//!  bit 44-45  bound (0 exact, 1 lower, 2 upper)
-//!  bit 46-53  generation
+//!  bit 0-15   move (Move::raw)          bit 16-31  score (i16)
+//!  bit 32-47  static eval (i16; i16::MIN: none)
+//!  bit 48-55  depth + 1                 bit 56-57  bound (0 exact, 1 lower, 2 upper)
+//!  bit 58     was a PV node             bit 59-63  generation (mod 32)
 //! ```
 //!
 //! Four entries form a 64-byte cluster (DESIGN.md §3.3), one cache line; a key selects a
@@ -19,7 +19,7 @@
 //! word is rejected (up to a 2^-64 coincidence). Moves read from the table are still
 //! validated with `is_pseudo_legal` + `is_legal` by the search before use.
 
-use crate::shogi::{Move, PieceType};
+use crate::shogi::Move;
 use crate::util::memory::{AllocError, Zeroable, ZeroedBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -32,42 +32,65 @@ pub use crate::search::ScoreBound as Bound;
 pub struct TtEntry {
     pub key: u64,
     pub mv: Move,
-    /// Type of the piece that moves (None for drops or no move).
-    pub piece: Option<PieceType>,
     pub score: i32,
+    /// The node's static evaluation (`None` in check or when not known).
+    pub eval: Option<i32>,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was searched as a PV node, now or when it was stored before.
+    pub pv: bool,
+    /// The search generation, mod [`GENERATIONS`].
     pub generation: u8,
+}
+
+/// Generations are counted mod this (5 bits): an entry 32 searches old looks current
+/// again, which only keeps it a little longer.
+pub const GENERATIONS: u8 = 32;
+
+/// The stored eval of an entry without one.
+const NO_EVAL: i16 = i16::MIN;
+
+/// A score or eval as the 16 bits it is stored in (clamped to the `i16` range, above
+/// `NO_EVAL`).
+fn to_16(v: i32) -> u64 {
+    (v.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16) as u16 as u64
 }
 
 impl TtEntry {
     fn pack(&self) -> u64 {
-        let piece = self.piece.map_or(0, |p| p as u64);
-        let score = (self.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16) as u16 as u64;
+        let eval = self.eval.map_or(NO_EVAL as u16 as u64, to_16);
         let depth = (self.depth.clamp(-1, 254) + 1) as u64;
         self.mv.raw() as u64
-            | (piece << 16)
-            | (score << 20)
-            | (depth << 36)
-            | ((self.bound as u64) << 44)
-            | ((self.generation as u64) << 46)
+            | (to_16(self.score) << 16)
+            | (eval << 32)
+            | (depth << 48)
+            | ((self.bound as u64) << 56)
+            | ((self.pv as u64) << 58)
+            | (((self.generation % GENERATIONS) as u64) << 59)
     }
 
     fn unpack(key: u64, p: u64) -> TtEntry {
-        let bound = match (p >> 44) & 3 {
+        let bound = match (p >> 56) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
             _ => Bound::Upper,
         };
+        let eval = (p >> 32) as u16 as i16;
         TtEntry {
             key,
             mv: Move::from_raw(p as u16),
-            piece: PieceType::from_u8(((p >> 16) & 0xf) as u8),
-            score: ((p >> 20) & 0xffff) as u16 as i16 as i32,
-            depth: ((p >> 36) & 0xff) as i32 - 1,
+            score: (p >> 16) as u16 as i16 as i32,
+            eval: (eval != NO_EVAL).then_some(eval as i32),
+            depth: ((p >> 48) & 0xff) as i32 - 1,
             bound,
-            generation: ((p >> 46) & 0xff) as u8,
+            pv: (p >> 58) & 1 == 1,
+            generation: (p >> 59) as u8,
         }
+    }
+
+    /// The generation field of a packed entry.
+    fn generation_of(payload: u64) -> u8 {
+        (payload >> 59) as u8
     }
 }
 
@@ -119,6 +142,8 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 pub struct TranspositionTable {
     clusters: ZeroedBuf<Cluster>,
     generation: AtomicU8,
+    /// `EvalConfig::tag` of the evaluation whose static evals the entries hold.
+    eval_tag: AtomicU64,
     mib: usize,
 }
 
@@ -140,6 +165,7 @@ impl TranspositionTable {
         Ok(TranspositionTable {
             clusters: ZeroedBuf::new(count, "the hash table")?,
             generation: AtomicU8::new(0),
+            eval_tag: AtomicU64::new(0),
             mib,
         })
     }
@@ -165,14 +191,25 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
+    /// A search with the evaluation of `tag` (`EvalConfig::tag`) starts: when the entries
+    /// hold another evaluation's static evals (a net was loaded, or another engine that
+    /// shares this table evaluates differently), the table is cleared, so that no search
+    /// takes a static eval from another evaluation.
+    pub fn use_evaluation(&self, tag: u64) {
+        if self.eval_tag.swap(tag, Ordering::AcqRel) != tag {
+            self.clear();
+        }
+    }
+
     /// Start a new search (DESIGN.md §3.5).
     pub fn next_generation(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// The current search generation (stored in each entry written).
+    /// The current search generation (stored in each entry written), mod
+    /// [`GENERATIONS`].
     pub fn generation(&self) -> u8 {
-        self.generation.load(Ordering::Relaxed)
+        self.generation.load(Ordering::Relaxed) % GENERATIONS
     }
 
     #[inline(always)]
@@ -197,23 +234,26 @@ impl TranspositionTable {
     /// Store an entry (DESIGN.md §3.4): same position overwritten unless the stored one
     /// is of this generation and deeper; else an empty slot; else the slot with the highest
     /// replacement score.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         key: u64,
         mv: Move,
-        piece: Option<PieceType>,
         score: i32,
+        eval: Option<i32>,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let generation = self.generation();
         let entry = TtEntry {
             key,
             mv,
-            piece,
             score,
+            eval,
             depth,
             bound,
+            pv,
             generation,
         };
         let cluster = self.cluster(key);
@@ -235,7 +275,9 @@ impl TranspositionTable {
                 let mut e = entry;
                 if e.mv.is_none() {
                     e.mv = old.mv;
-                    e.piece = old.piece;
+                }
+                if e.eval.is_none() {
+                    e.eval = old.eval;
                 }
                 write(s, key, e.pack());
                 return;
@@ -259,7 +301,7 @@ impl TranspositionTable {
             let idx = sample * total / samples;
             let s = &self.clusters[idx / CLUSTER_SIZE].slots[idx % CLUSTER_SIZE];
             let payload = s.payload.load(Ordering::Relaxed);
-            if payload != 0 && ((payload >> 46) & 0xff) as u8 == generation {
+            if payload != 0 && TtEntry::generation_of(payload) == generation {
                 used += 1;
             }
         }
@@ -293,18 +335,46 @@ mod tests {
             (-5, 7, Bound::Exact),
         ] {
             for m in ["7g7f", "P*5e", "8h2b+"] {
-                let e = TtEntry {
-                    key: 0x1234_5678_9abc_def0,
-                    mv: mv(m),
-                    piece: Some(PieceType::Bishop),
-                    score,
-                    depth,
-                    bound,
-                    generation: 200,
-                };
-                assert_eq!(TtEntry::unpack(e.key, e.pack()), e);
+                for eval in [
+                    None,
+                    Some(0),
+                    Some(-32767),
+                    Some(32767),
+                    Some(-1),
+                    Some(1234),
+                ] {
+                    for (pv, generation) in [(false, 0), (true, 31), (true, 7), (false, 30)] {
+                        let e = TtEntry {
+                            key: 0x1234_5678_9abc_def0,
+                            mv: mv(m),
+                            score,
+                            eval,
+                            depth,
+                            bound,
+                            pv,
+                            generation,
+                        };
+                        assert_eq!(TtEntry::unpack(e.key, e.pack()), e);
+                    }
+                }
             }
         }
+        // Out of range: clamped, and an eval never reads back as "none".
+        let e = TtEntry {
+            key: 1,
+            mv: Move::NONE,
+            score: -40_000,
+            eval: Some(-40_000),
+            depth: 300,
+            bound: Bound::Lower,
+            pv: true,
+            generation: GENERATIONS + 3,
+        };
+        let back = TtEntry::unpack(1, e.pack());
+        assert_eq!(
+            (back.score, back.eval, back.depth, back.generation),
+            (-32767, Some(-32767), 254, 3)
+        );
         // 16-byte entries, 64-byte clusters.
         assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert_eq!(std::mem::size_of::<Cluster>(), 64);
@@ -314,26 +384,26 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::try_new(1).unwrap();
         assert_eq!(tt.probe(42), None);
-        tt.store(42, mv("7g7f"), Some(PieceType::Pawn), 31, 5, Bound::Exact);
+        tt.store(42, mv("7g7f"), 31, Some(-12), 5, Bound::Exact, true);
         let e = tt.probe(42).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (mv("7g7f"), 31, 5, Bound::Exact)
+            (e.mv, e.score, e.eval, e.depth, e.bound, e.pv),
+            (mv("7g7f"), 31, Some(-12), 5, Bound::Exact, true)
         );
         // Same generation, shallower non-exact result: refused.
-        tt.store(42, mv("2g2f"), Some(PieceType::Pawn), 10, 3, Bound::Lower);
+        tt.store(42, mv("2g2f"), 10, Some(-12), 3, Bound::Lower, false);
         assert_eq!(tt.probe(42).unwrap().depth, 5);
         // Deeper: replaces.
-        tt.store(42, mv("2g2f"), Some(PieceType::Pawn), 10, 8, Bound::Lower);
+        tt.store(42, mv("2g2f"), 10, Some(-12), 8, Bound::Lower, false);
         assert_eq!(tt.probe(42).unwrap().mv, mv("2g2f"));
         // A new generation may overwrite with a shallower result.
         tt.next_generation();
-        tt.store(42, Move::NONE, None, 7, 1, Bound::Upper);
+        tt.store(42, Move::NONE, 7, None, 1, Bound::Upper, false);
         let e = tt.probe(42).unwrap();
         assert_eq!(
-            (e.depth, e.mv),
-            (1, mv("2g2f")),
-            "move kept when none is given"
+            (e.depth, e.mv, e.eval),
+            (1, mv("2g2f"), Some(-12)),
+            "move and eval kept when none is given"
         );
         tt.clear();
         assert_eq!(tt.probe(42), None);
@@ -351,16 +421,16 @@ mod tests {
             .take(6)
             .collect();
         for (i, &k) in keys[..4].iter().enumerate() {
-            tt.store(k, mv("7g7f"), None, 0, 10 + i as i32, Bound::Exact);
+            tt.store(k, mv("7g7f"), 0, None, 10 + i as i32, Bound::Exact, false);
         }
         // Full cluster, same generation: the shallowest (depth 10) goes.
-        tt.store(keys[4], mv("7g7f"), None, 0, 20, Bound::Exact);
+        tt.store(keys[4], mv("7g7f"), 0, None, 20, Bound::Exact, false);
         assert!(tt.probe(keys[0]).is_none());
         assert!(tt.probe(keys[1]).is_some() && tt.probe(keys[4]).is_some());
         // After a new generation, an old entry goes before any current one, even a deep one.
         tt.next_generation();
-        tt.store(keys[1], mv("7g7f"), None, 0, 1, Bound::Exact); // refresh keys[1], shallow
-        tt.store(keys[5], mv("7g7f"), None, 0, 1, Bound::Exact);
+        tt.store(keys[1], mv("7g7f"), 0, None, 1, Bound::Exact, false); // refresh keys[1], shallow
+        tt.store(keys[5], mv("7g7f"), 0, None, 1, Bound::Exact, false);
         assert!(tt.probe(keys[1]).is_some(), "current generation kept");
         let survivors = [keys[2], keys[3], keys[4]]
             .iter()
@@ -381,15 +451,38 @@ mod tests {
             tt.store(
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
                 mv("7g7f"),
-                None,
                 0,
+                None,
                 1,
                 Bound::Exact,
+                false,
             );
         }
         assert!(tt.hashfull_permille() > 900);
         tt.next_generation();
         assert_eq!(tt.hashfull_permille(), 0);
+    }
+
+    #[test]
+    fn another_evaluation_clears_the_table() {
+        let tt = TranspositionTable::try_new(1).unwrap();
+        tt.use_evaluation(0);
+        tt.store(42, mv("7g7f"), 31, Some(-12), 5, Bound::Exact, false);
+        tt.use_evaluation(0);
+        assert_eq!(
+            tt.probe(42).unwrap().eval,
+            Some(-12),
+            "same evaluation: kept"
+        );
+        tt.use_evaluation(7 << 32 | 16);
+        assert_eq!(
+            tt.probe(42),
+            None,
+            "a net's search never sees the classic evals"
+        );
+        tt.store(42, mv("7g7f"), 31, Some(99), 5, Bound::Exact, false);
+        tt.use_evaluation(7 << 32 | 24);
+        assert_eq!(tt.probe(42), None, "nor another scale's");
     }
 
     #[test]
@@ -428,10 +521,11 @@ mod tests {
                         tt.store(
                             key,
                             Move::from_raw((key >> 3) as u16),
-                            None,
                             score,
+                            Some(score),
                             depth,
                             Bound::Exact,
+                            false,
                         );
                         // Probe a key another thread may be writing.
                         let other = ((x >> 7) % span) | 1;

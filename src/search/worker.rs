@@ -509,7 +509,7 @@ impl Worker {
                 };
                 loop {
                     self.root_pv_idx = pv_idx;
-                    let score = self.search(alpha, beta, depth as i32, 0, true);
+                    let score = self.search(alpha, beta, depth as i32, 0, true, false);
                     // Stable sort keeps the previous order among equal scores.
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped() {
@@ -592,6 +592,8 @@ impl Worker {
             -INFINITE,
             INFINITE,
             best.mv,
+            None,
+            true,
         );
         self.report_iteration(report, depth, multipv, false);
         let best = self.root_moves[0].mv;
@@ -643,7 +645,7 @@ impl Worker {
     /// DESIGN.md §7.3: one root move, full window, as a root-splitting worker.
     fn search_root_move(&mut self, m: Move, depth: i32) -> (i32, Vec<Move>) {
         self.do_move(0, m);
-        let score = -self.search(-INFINITE, INFINITE, depth - 1, 1, true);
+        let score = -self.search(-INFINITE, INFINITE, depth - 1, 1, true, false);
         self.undo_move();
         let mut pv = vec![m];
         pv.extend_from_slice(&self.frames[1].pv);
@@ -855,7 +857,9 @@ impl Worker {
     /// Negamax alpha-beta with PVS (DESIGN.md §4). The root (`ply` 0) is searched here
     /// too: its moves are the root moves from `root_pv_idx` on (earlier ones belong to
     /// earlier MultiPV lines), in their last order, and each one's score and line is kept
-    /// in `root_moves`.
+    /// in `root_moves`. `cut_node`: a null-window node expected to fail high (the
+    /// reduced search of a late move, and every other ply below it).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         mut alpha: i32,
@@ -863,6 +867,7 @@ impl Worker {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, pv_node, 0);
@@ -914,10 +919,15 @@ impl Worker {
         // DESIGN.md §4.6: transposition table.
         let mut tt_move = Move::NONE;
         let mut tt_hint = None;
+        let mut tt_eval = None;
+        // DESIGN.md §3.2: on a PV now, or when the table last saw this node.
+        let mut tt_pv = pv_node;
         if let Some(e) = self.tt.probe(key).filter(|_| !exclusion) {
             if self.valid_tt_move(e.mv) {
                 tt_move = e.mv;
             }
+            tt_eval = e.eval;
+            tt_pv |= e.pv;
             tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
@@ -947,13 +957,16 @@ impl Worker {
                     self.frames[ply + 1].pv.clear();
                     self.update_pv(ply, m);
                 }
-                self.store_tt(key, depth, ply, score, alpha_original, beta, m);
+                self.store_tt(key, depth, ply, score, alpha_original, beta, m, None, tt_pv);
                 return score;
             }
         }
 
+        // The table keeps the static eval, which saves evaluating the node again.
         let static_eval = if in_check {
             -INFINITE
+        } else if let Some(e) = tt_eval {
+            e
         } else {
             self.eval.evaluate(&self.pos)
         };
@@ -1012,7 +1025,7 @@ impl Worker {
             self.frames[ply].piece_to = None;
             self.pos.do_null_move();
             self.eval.do_null_move();
-            let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
             self.eval.undo_move();
             self.pos.undo_null_move();
             if self.stopped() {
@@ -1048,6 +1061,7 @@ impl Worker {
                     (depth - 1) / 2,
                     ply,
                     false,
+                    cut_node,
                 );
                 self.frames[ply].excluded = Move::NONE;
                 if self.stopped() {
@@ -1158,7 +1172,14 @@ impl Worker {
             self.do_move(ply, m);
             let mut score;
             if i == 0 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
+                score = -self.search(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                );
             } else {
                 // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
@@ -1167,6 +1188,11 @@ impl Worker {
                         self.lmr.table[depth.min(63) as usize][i.min(63)] + !improving as i32;
                     if pv_node {
                         extra -= 1;
+                    } else if tt_pv {
+                        extra -= p.lmr_tt_pv();
+                    }
+                    if cut_node {
+                        extra += p.lmr_cut_node();
                     }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
@@ -1186,12 +1212,12 @@ impl Worker {
                         self.lmr.table[depth.min(63) as usize][i.min(63)] - 1 - pv_node as i32;
                     r = extra.min(new_depth - 1).max(0);
                 }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if r > 0 && score > alpha {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
             }
             self.undo_move();
@@ -1243,7 +1269,18 @@ impl Worker {
             // Every other move was pruned: as good as failing low.
             return if best == -INFINITE { alpha } else { best };
         }
-        self.store_tt(key, depth, ply, best, alpha_original, beta, best_move);
+        let eval = (!in_check).then_some(static_eval);
+        self.store_tt(
+            key,
+            depth,
+            ply,
+            best,
+            alpha_original,
+            beta,
+            best_move,
+            eval,
+            tt_pv,
+        );
         best
     }
 
@@ -1297,6 +1334,8 @@ impl Worker {
         alpha: i32,
         beta: i32,
         best_move: Move,
+        static_eval: Option<i32>,
+        pv: bool,
     ) {
         let bound = if score <= alpha {
             Bound::Upper
@@ -1305,13 +1344,9 @@ impl Worker {
         } else {
             Bound::Exact
         };
-        let piece = if best_move.is_some() && !best_move.is_drop() {
-            self.pos.piece_on(best_move.from()).kind()
-        } else {
-            None
-        };
+        let score = score_to_tt(score, ply);
         self.tt
-            .store(key, best_move, piece, score_to_tt(score, ply), depth, bound);
+            .store(key, best_move, score, static_eval, depth, bound, pv);
     }
 
     /// A move from the table is used only if it is legal here (keys can collide).
@@ -1373,10 +1408,12 @@ impl Worker {
         let key = self.pos.key();
         let alpha_original = alpha;
         let mut tt_move = Move::NONE;
+        let mut tt_eval = None;
         if let Some(e) = self.tt.probe(key) {
             if self.valid_tt_move(e.mv) {
                 tt_move = e.mv;
             }
+            tt_eval = e.eval;
             if !pv_node && e.depth >= QS_DEPTH {
                 let s = score_from_tt(e.score, ply);
                 let usable = match e.bound {
@@ -1390,10 +1427,15 @@ impl Worker {
             }
         }
         let mut best;
+        let mut stand_pat = None;
         if in_check {
             best = -INFINITE;
         } else {
-            best = self.eval.evaluate(&self.pos);
+            best = match tt_eval {
+                Some(e) => e,
+                None => self.eval.evaluate(&self.pos),
+            };
+            stand_pat = Some(best);
             if best >= beta {
                 return best;
             }
@@ -1434,6 +1476,18 @@ impl Worker {
                 // A promotion that loses the piece is no quiet gain.
                 !safe_promotions || pos.see(m) >= 0
             });
+            // Quiet checks near the top of the quiescence search (the captures and
+            // promotions that check are in the list already).
+            if qs_ply < self.config.params.qs_check_plies() && recapture_only.is_none() {
+                let start = list.len();
+                generate_legal(pos, GenType::Checks, list);
+                list.retain_from(start, |m| {
+                    !pos.is_capture(m)
+                        && !m.is_promotion()
+                        && (m.is_drop() || !promotion_skipped(pos, m))
+                        && pos.see(m) >= 0
+                });
+            }
         }
         self.score_moves(ply, tt_move);
         let mut best_move = Move::NONE;
@@ -1467,7 +1521,17 @@ impl Worker {
                 }
             }
         }
-        self.store_tt(key, QS_DEPTH, ply, best, alpha_original, beta, best_move);
+        self.store_tt(
+            key,
+            QS_DEPTH,
+            ply,
+            best,
+            alpha_original,
+            beta,
+            best_move,
+            stand_pat,
+            pv_node,
+        );
         best
     }
 
@@ -1547,5 +1611,54 @@ fn lmr_reduction(quiet: bool, in_check: bool, depth: i32, index: usize) -> i32 {
         }
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker(sfen: &str) -> Worker {
+        let pos: Position = sfen.parse().unwrap();
+        let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+        let limits = Limits::infinite();
+        let time = TimeManager::new(
+            &limits,
+            pos.side_to_move(),
+            1,
+            &super::super::time::TimeOptions::default(),
+        );
+        Worker::new(
+            pos,
+            tt,
+            Arc::new(Control::new()),
+            limits,
+            SearchConfig::default(),
+            time,
+        )
+    }
+
+    /// Nodes at the last plies of the stack (`MAX_PLY`): every frame, killer slot and
+    /// continuation lookup stays in bounds, and the search answers a finite score.
+    #[test]
+    fn the_stack_holds_at_max_ply() {
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            // In check, with drops in hand: evasions and check chains in quiescence.
+            "4k4/9/4P4/9/9/9/9/9/4K4 w GSrb 1",
+            "3gkg3/9/4+P4/9/9/9/9/9/4K4 w RBGS2N 1",
+        ] {
+            for ply in [MAX_PLY - 3, MAX_PLY - 1, MAX_PLY] {
+                for depth in [1, 4] {
+                    let mut w = worker(sfen);
+                    let s = w.search(-INFINITE, INFINITE, depth, ply, true, false);
+                    assert!(s.abs() < INFINITE, "{sfen} ply {ply} depth {depth}: {s}");
+                    let s = w.search(-1, 0, depth, ply, false, true);
+                    assert!(s.abs() < INFINITE);
+                    let s = w.qsearch(-INFINITE, INFINITE, ply, true, 0);
+                    assert!(s.abs() < INFINITE);
+                }
+            }
+        }
     }
 }

@@ -302,6 +302,7 @@ pub fn load<R: Read>(reader: R, size: u64) -> Result<Loaded, LoadError> {
             output,
             architecture: arch,
             simd: SimdLevel::best(),
+            id: Network::next_id(),
         },
         warnings,
     })

@@ -47,6 +47,8 @@ pub struct Network {
     pub(crate) architecture: String,
     /// Vector instructions used by default (the best the CPU has).
     pub(crate) simd: SimdLevel,
+    /// Unique to this load in the process (never 0): what tells two nets apart.
+    pub(crate) id: u64,
 }
 
 impl std::fmt::Debug for Network {
@@ -59,6 +61,17 @@ impl std::fmt::Debug for Network {
 }
 
 impl Network {
+    /// A new value for `id`.
+    pub(crate) fn next_id() -> u64 {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Unique to this load of a net in the process.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// The architecture string the file carries.
     pub fn architecture(&self) -> &str {
         &self.architecture
