@@ -34,14 +34,12 @@ enum Stage {
     GenerateEvasions,
     /// The evasions, best first.
     Evasions,
-    /// The root: the given list in its order.
-    Root,
     /// Nothing is left.
     Done,
 }
 
 /// A move source for one node. It lives in the node's frame and is restarted for every
-/// visit with [`MovePicker::start`] (or [`MovePicker::start_root`]).
+/// visit with [`MovePicker::start`].
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
@@ -90,18 +88,6 @@ impl MovePicker {
             (false, true) => Stage::GenerateEvasions,
             (false, false) => Stage::GenerateCaptures,
         };
-    }
-
-    /// Start on the root, yielding `moves` in their order.
-    pub fn start_root(&mut self, moves: impl IntoIterator<Item = Move>) {
-        self.moves.clear();
-        for m in moves {
-            self.moves.push(m);
-        }
-        self.cur = 0;
-        self.bad_end = 0;
-        self.tt_move = Move::NONE;
-        self.stage = Stage::Root;
     }
 
     /// The next move, or `None` when every legal move has been yielded (each exactly once).
@@ -213,13 +199,6 @@ impl MovePicker {
                         if m != self.tt_move {
                             return Some(m);
                         }
-                    }
-                    self.stage = Stage::Done;
-                }
-                Stage::Root => {
-                    if self.cur < self.moves.len() {
-                        self.cur += 1;
-                        return Some(self.moves.as_slice()[self.cur - 1]);
                     }
                     self.stage = Stage::Done;
                 }

@@ -1081,14 +1081,15 @@ impl Worker {
         let prevs = self.previous_pairs(ply);
         let killers = self.heur.killers[ply];
         let refutations = [killers[0], killers[1], self.heur.counter_move(prevs[0])];
-        if root {
-            let moves = self.root_moves[self.root_pv_idx..].iter().map(|rm| rm.mv);
-            self.frames[0].picker.start_root(moves);
+        // At the root the line's best move so far comes first, then the picker's order
+        // (its statistics rank the other root moves better than their last scores, which
+        // are all "below the best").
+        let first = if root {
+            self.root_moves[self.root_pv_idx].mv
         } else {
-            self.frames[ply]
-                .picker
-                .start(&self.pos, tt_move, refutations);
-        }
+            tt_move
+        };
+        self.frames[ply].picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
         let mut best = -INFINITE;
@@ -1106,6 +1107,14 @@ impl Worker {
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
                 break;
             };
+            if root
+                && !self.root_moves[self.root_pv_idx..]
+                    .iter()
+                    .any(|rm| rm.mv == m)
+            {
+                // Not a move of this line: `searchmoves`, or an earlier MultiPV line's.
+                continue;
+            }
             let i = move_count;
             move_count += 1;
             if m == excluded {
@@ -1225,8 +1234,10 @@ impl Worker {
                 return 0;
             }
             if root {
-                let rm = &mut self.root_moves[self.root_pv_idx + i];
-                debug_assert_eq!(rm.mv, m);
+                let rm = self.root_moves[self.root_pv_idx..]
+                    .iter_mut()
+                    .find(|rm| rm.mv == m)
+                    .expect("a move of this line");
                 if i == 0 || score > alpha {
                     rm.score = score;
                     rm.seldepth = self.seldepth as u32;
