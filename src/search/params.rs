@@ -93,7 +93,8 @@ search_params! {
     bonus_linear, BONUS_LINEAR, "Tune_BonusLinear", 32, 0, 256;
     /// History bonus: the cap.
     bonus_max, BONUS_MAX, "Tune_BonusMax", 1500, 200, 4000;
-    /// Ordering score of the counter move (killers: 90,000 and 80,000).
+    /// Ordering score of the counter move among quiescence evasions (killers: 90,000 and
+    /// 80,000; the main search's picker tries it right after the killers, DESIGN.md §5.4).
     counter_move_bonus, COUNTER_MOVE_BONUS, "Tune_CounterMoveBonus", 70_000, 0, 100_000;
     /// First aspiration window half-width.
     aspiration_delta, ASPIRATION_DELTA, "Tune_AspirationDelta", 40, 5, 200;

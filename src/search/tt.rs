@@ -39,7 +39,7 @@ pub struct TtEntry {
     pub bound: Bound,
     /// The node was searched as a PV node, now or when it was stored before.
     pub pv: bool,
-    /// The search generation, mod [`GENERATIONS`].
+    /// The search generation, mod 32 (`GENERATIONS`).
     pub generation: u8,
 }
 
@@ -207,7 +207,7 @@ impl TranspositionTable {
     }
 
     /// The current search generation (stored in each entry written), mod
-    /// [`GENERATIONS`].
+    /// 32 (`GENERATIONS`).
     pub fn generation(&self) -> u8 {
         self.generation.load(Ordering::Relaxed) % GENERATIONS
     }
