@@ -115,7 +115,8 @@ search_params! {
     /// table less one ply (0: never; DESIGN.md §4.8).
     lmr_noisy_index, LMR_NOISY_INDEX, "Tune_LmrNoisyIndex", 0, 0, 64;
     /// Late quiet moves of a node expected to fail high (a cut node) are reduced this many
-    /// plies more (DESIGN.md §4.8).
+    /// plies more (DESIGN.md §4.8). With `Tune_LmrTtPv` 1, against both at 0: SPRT
+    /// nodetype2, +29.9 Elo (+11.9..+48.1), 1,256 games.
     lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
