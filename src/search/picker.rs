@@ -3,7 +3,7 @@
 //! did not cut the node. Most nodes cut off after the table move or a good capture, so the
 //! quiet moves (the bulk of a shogi position: every drop) are then never generated.
 
-use super::ordering::{piece_to, Heuristics, PROMOTION_BONUS, TT_MOVE_BONUS};
+use super::ordering::{pick_next, piece_to, Heuristics, PROMOTION_BONUS, TT_MOVE_BONUS};
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::see::see_value;
 use crate::shogi::{generate_legal, GenType, Move, MoveList, Position};
@@ -119,7 +119,7 @@ impl MovePicker {
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    while let Some(m) = self.pick_best(self.moves.len()) {
+                    while let Some(m) = self.pick_best() {
                         if m == self.tt_move {
                             continue;
                         }
@@ -164,7 +164,7 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    while let Some(m) = self.pick_best(self.moves.len()) {
+                    while let Some(m) = self.pick_best() {
                         if m != self.tt_move && !self.refutations.contains(&m) {
                             return Some(m);
                         }
@@ -195,7 +195,7 @@ impl MovePicker {
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => {
-                    while let Some(m) = self.pick_best(self.moves.len()) {
+                    while let Some(m) = self.pick_best() {
                         if m != self.tt_move {
                             return Some(m);
                         }
@@ -207,22 +207,16 @@ impl MovePicker {
         }
     }
 
-    /// Move the best-scored of `moves[cur..end]` to `cur` and yield it (one step of a
-    /// selection sort: most nodes cut after a few moves, so sorting all would waste time).
+    /// Move the best-scored of `moves[cur..]` to `cur` and yield it (`pick_next`'s
+    /// selection-sort step).
     #[inline]
-    fn pick_best(&mut self, end: usize) -> Option<Move> {
-        if self.cur >= end {
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.cur >= n {
             return None;
         }
-        let mut best = self.cur;
-        for j in self.cur + 1..end {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
         let moves = self.moves.as_mut_slice();
-        moves.swap(self.cur, best);
-        self.scores.swap(self.cur, best);
+        pick_next(moves, &mut self.scores[..n], self.cur);
         self.cur += 1;
         Some(moves[self.cur - 1])
     }

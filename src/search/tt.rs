@@ -84,7 +84,7 @@ impl TtEntry {
             depth: ((p >> 48) & 0xff) as i32 - 1,
             bound,
             pv: (p >> 58) & 1 == 1,
-            generation: (p >> 59) as u8,
+            generation: Self::generation_of(p),
         }
     }
 

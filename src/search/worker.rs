@@ -855,9 +855,9 @@ impl Worker {
     }
 
     /// Negamax alpha-beta with PVS (DESIGN.md §4). The root (`ply` 0) is searched here
-    /// too: its moves are the root moves from `root_pv_idx` on (earlier ones belong to
-    /// earlier MultiPV lines), in their last order, and each one's score and line is kept
-    /// in `root_moves`. `cut_node`: a null-window node expected to fail high (the
+    /// too (§4.4): its moves are the root moves from `root_pv_idx` on (earlier ones belong
+    /// to earlier MultiPV lines), the line's best so far first and then in the picker's
+    /// order, and each one's score and line is kept in `root_moves`. `cut_node`: a null-window node expected to fail high (the
     /// reduced search of a late move, and every other ply below it).
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -1107,14 +1107,19 @@ impl Worker {
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
                 break;
             };
-            if root
-                && !self.root_moves[self.root_pv_idx..]
+            // At the root, the move's entry in `root_moves`.
+            let root_slot = if root {
+                match self.root_moves[self.root_pv_idx..]
                     .iter()
-                    .any(|rm| rm.mv == m)
-            {
-                // Not a move of this line: `searchmoves`, or an earlier MultiPV line's.
-                continue;
-            }
+                    .position(|rm| rm.mv == m)
+                {
+                    Some(k) => Some(self.root_pv_idx + k),
+                    // Not a move of this line: `searchmoves`, or an earlier MultiPV line's.
+                    None => continue,
+                }
+            } else {
+                None
+            };
             let i = move_count;
             move_count += 1;
             if m == excluded {
@@ -1233,11 +1238,8 @@ impl Worker {
             if self.stopped() {
                 return 0;
             }
-            if root {
-                let rm = self.root_moves[self.root_pv_idx..]
-                    .iter_mut()
-                    .find(|rm| rm.mv == m)
-                    .expect("a move of this line");
+            if let Some(k) = root_slot {
+                let rm = &mut self.root_moves[k];
                 if i == 0 || score > alpha {
                     rm.score = score;
                     rm.seldepth = self.seldepth as u32;
