@@ -857,8 +857,9 @@ impl Worker {
     /// Negamax alpha-beta with PVS (DESIGN.md §4). The root (`ply` 0) is searched here
     /// too (§4.4): its moves are the root moves from `root_pv_idx` on (earlier ones belong
     /// to earlier MultiPV lines), the line's best so far first and then in the picker's
-    /// order, and each one's score and line is kept in `root_moves`. `cut_node`: a null-window node expected to fail high (the
-    /// reduced search of a late move, and every other ply below it).
+    /// order, and each one's score and line is kept in `root_moves`. `cut_node`: a
+    /// null-window node expected to fail high (the reduced search of a late move, and
+    /// every other ply below it).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
