@@ -37,6 +37,16 @@ commands:
                                         print 'eval = V', the static evaluation for the
                                         side to move (an NNUE net with
                                         --option EvalFile=nn.bin, else hand-crafted)
+  gensfen --output FILE [--positions N] [--threads N] [--nodes N | --depth N]
+          [--openings FILE] [--handicap PCT] [--random-moves K] [--random-plies LO-HI]
+          [--random-multipv N] [--random-multipv-diff CP] [--eval-limit CP]
+          [--max-plies N] [--seed N] [--hash MIB] [--option Name=Value ...]
+                                        self-play training positions, appended to FILE
+                                        as 40-byte PackedSfenValue records (YaneuraOu's
+                                        learner, cshogi); resumes where FILE stops
+  dump-psv --input FILE [--skip N] [--count N]
+                                        print records of such a file, one a line:
+                                        'sfen <SFEN> move <M> score <S> result <R>'
   mate --sfen P [--movetime MS | --nodes N] [--any-length] [--option MateHash=MiB]
                                         df-pn mate search (10 s by default): prints one of
                                         'checkmate <moves>', 'checkmate nomate',
@@ -162,6 +172,8 @@ pub fn run(args: &[String]) -> i32 {
         "analyze" => cmd_analyze(rest),
         "mate" => cmd_mate(rest),
         "eval" => cmd_eval(rest),
+        "gensfen" => cmd_gensfen(rest),
+        "dump-psv" => cmd_dump_psv(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
             Ok(())
@@ -366,6 +378,175 @@ fn cmd_analyze(args: &[String]) -> CliResult {
     engine
         .search_blocking(limits)
         .map_err(|e| CliError(e.to_string()))?;
+    Ok(())
+}
+
+fn cmd_gensfen(args: &[String]) -> CliResult {
+    let o = Options::parse(
+        args,
+        &[
+            "--output",
+            "--positions",
+            "--threads",
+            "--nodes",
+            "--depth",
+            "--openings",
+            "--handicap",
+            "--random-moves",
+            "--random-plies",
+            "--random-multipv",
+            "--random-multipv-diff",
+            "--eval-limit",
+            "--max-plies",
+            "--seed",
+            "--hash",
+            "--option",
+        ],
+    )?;
+    let mut c = hayanagi::GensfenConfig {
+        output: o
+            .get("--output")
+            .ok_or_else(|| CliError("missing --output".into()))?
+            .into(),
+        ..Default::default()
+    };
+    if o.get("--nodes").is_some() && o.get("--depth").is_some() {
+        return Err(CliError("give --nodes or --depth, not both".into()));
+    }
+    let small = |name: &str, v: u64| {
+        u32::try_from(v).map_err(|_| CliError(format!("{name} {v} is too large")))
+    };
+    c.positions = o.number("--positions")?.unwrap_or(c.positions);
+    if let Some(t) = o.number("--threads")? {
+        c.threads = small("--threads", t)? as usize;
+    }
+    c.nodes = o.number("--nodes")?.unwrap_or(c.nodes);
+    if let Some(d) = o.number("--depth")? {
+        c.depth = Some(small("--depth", d)?.min(hayanagi::MAX_DEPTH));
+    }
+    if let Some(file) = o.get("--openings") {
+        let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("{file}: {e}")))?;
+        c.openings = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect();
+        if c.openings.is_empty() {
+            return Err(CliError(format!("{file}: no opening line")));
+        }
+    }
+    if let Some(v) = o.number("--handicap")? {
+        c.handicap_percent = small("--handicap", v)?;
+    }
+    if let Some(v) = o.number("--random-moves")? {
+        c.random_moves = small("--random-moves", v)?;
+    }
+    if let Some(r) = o.get("--random-plies") {
+        let bad = || CliError(format!("--random-plies must look like 1-24, got '{r}'"));
+        let (lo, hi) = r.split_once('-').ok_or_else(bad)?;
+        c.random_plies = (
+            lo.trim().parse().map_err(|_| bad())?,
+            hi.trim().parse().map_err(|_| bad())?,
+        );
+    }
+    if let Some(v) = o.number("--random-multipv")? {
+        c.random_multipv = small("--random-multipv", v)?;
+    }
+    if let Some(v) = o.number("--random-multipv-diff")? {
+        c.random_multipv_diff = small("--random-multipv-diff", v)?.min(i32::MAX as u32) as i32;
+    }
+    if let Some(v) = o.number("--eval-limit")? {
+        c.eval_limit = small("--eval-limit", v)?.min(i32::MAX as u32) as i32;
+    }
+    if let Some(v) = o.number("--max-plies")? {
+        c.max_plies = small("--max-plies", v)?;
+    }
+    c.seed = o.number("--seed")?.unwrap_or(c.seed);
+    if let Some(v) = o.number("--hash")? {
+        c.hash_mib = small("--hash", v)?;
+    }
+    for opt in o.all("--option") {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--option '{opt}' must look like Name=Value")))?;
+        c.engine_options
+            .push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut report = |p: &hayanagi::GensfenProgress| {
+        let eta = p
+            .eta()
+            .map_or("-".to_string(), |d| format!("{}s", d.as_secs()));
+        eprintln!(
+            "gensfen: {} of {} positions ({} this run, {} games), {:.1} positions/s, {} s, ETA {eta}",
+            p.positions,
+            p.target,
+            p.written,
+            p.games,
+            p.per_second(),
+            p.elapsed.as_secs()
+        );
+    };
+    let end = hayanagi::generate_training_data(
+        &c,
+        &stop,
+        std::time::Duration::from_secs(10),
+        &mut report,
+    )
+    .map_err(|e| CliError(e.to_string()))?;
+    say!(
+        "positions {} written {} games {} seconds {:.1} positions_per_second {:.1}",
+        end.positions,
+        end.written,
+        end.games,
+        end.elapsed.as_secs_f64(),
+        end.per_second()
+    );
+    Ok(())
+}
+
+fn cmd_dump_psv(args: &[String]) -> CliResult {
+    use std::io::Read;
+    let o = Options::parse(args, &["--input", "--skip", "--count"])?;
+    let path = o
+        .get("--input")
+        .ok_or_else(|| CliError("missing --input".into()))?;
+    let mut f = std::io::BufReader::new(
+        std::fs::File::open(path).map_err(|e| CliError(format!("{path}: {e}")))?,
+    );
+    let skip = o.number("--skip")?.unwrap_or(0);
+    let count = o.number("--count")?.unwrap_or(u64::MAX);
+    let mut buf = [0u8; hayanagi::RECORD_BYTES];
+    let mut index = 0u64;
+    let mut shown = 0u64;
+    while shown < count {
+        match f.read_exact(&mut buf) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(CliError(format!("{path}: {e}"))),
+        }
+        index += 1;
+        if index <= skip {
+            continue;
+        }
+        shown += 1;
+        let r = hayanagi::TrainingRecord::from_bytes(&buf);
+        let pos = r
+            .sfen
+            .unpack(u32::from(r.game_ply))
+            .map_err(|e| CliError(format!("{path}: record {}: {e}", index - 1)))?;
+        let mv = match r.best_move() {
+            Some(m) if pos.is_legal(m) => m.usi(),
+            _ => "none".to_string(),
+        };
+        say!(
+            "sfen {} move {mv} score {} result {}",
+            pos.to_sfen(),
+            r.score,
+            r.game_result
+        );
+    }
     Ok(())
 }
 

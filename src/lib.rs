@@ -12,6 +12,8 @@
 //!   [`Display`](std::fmt::Display)), [`Move`], move generation ([`legal`],
 //!   [`generate`]), [`perft`], game outcomes ([`GameRules`], [`GameState`]).
 //! * Evaluation: [`Evaluator`] (classical or an NNUE [`Network`] loaded from `nn.bin`).
+//! * Learning: [`generate_training_data`] (self-play positions as [`TrainingRecord`]s, the
+//!   `PackedSfenValue` of YaneuraOu's learner, positions packed as [`PackedSfen`]).
 //! * Front ends: [`serve_stdio`] (the USI engine) and [`run_bench`] (the bench signature).
 //!
 //! ```
@@ -32,6 +34,7 @@ mod bench;
 mod book;
 mod engine;
 mod eval;
+mod learn;
 mod options;
 mod request;
 mod search;
@@ -54,6 +57,11 @@ pub use eval::nnue::{
     Loaded as LoadedNetwork, NnueEvaluator, SimdLevel, DEFAULT_FV_SCALE,
 };
 pub use eval::{ClassicEvaluator, EvalConfig, EvalKind, Evaluator, Network};
+pub use learn::gensfen::{
+    generate as generate_training_data, GensfenConfig, GensfenError, GensfenProgress,
+    HANDICAP_STARTS,
+};
+pub use learn::record::{TrainingRecord, RECORD_BYTES};
 pub use options::{
     option_specs, EngineOptions, OptionDef, OptionKind, OptionSpec, SideEffect, Value, ValueKind,
     MAX_HASH_MIB, MAX_MATE_HASH_MIB, MAX_MULTIPV, MAX_THREADS, OPTIONS,
@@ -66,6 +74,9 @@ pub use search::threads::ParallelMode;
 pub use search::time::TimeOptions;
 pub use search::worker::{Features, SearchResult, NEVER_RESIGN};
 pub use search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable, MATE, MAX_PLY};
+pub use shogi::packed_sfen::{
+    move_from_psv, move_to_psv, PackedSfen, PackedSfenError, UnpackedSfen,
+};
 pub use shogi::perft::{perft, perft_divide, perft_stats, PerftStats};
 pub use shogi::see::see_value;
 pub use shogi::{

@@ -289,3 +289,92 @@ fn mate_prints_one_answer_and_its_figures() {
     assert_eq!(code, 2);
     assert!(err.starts_with("hayanagi: "), "{err}");
 }
+
+fn gensfen(file: &std::path::Path, positions: u32, seed: u32) -> (i32, String, String) {
+    let (positions, seed) = (positions.to_string(), seed.to_string());
+    run(&[
+        "gensfen",
+        "--output",
+        file.to_str().unwrap(),
+        "--positions",
+        &positions,
+        "--nodes",
+        "300",
+        "--seed",
+        &seed,
+        "--handicap",
+        "20",
+    ])
+}
+
+#[test]
+fn gensfen_appends_resumes_and_repeats_with_a_seed() {
+    let dir = std::env::temp_dir().join(format!("hayanagi-gensfen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.psv"), dir.join("b.psv"));
+    let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
+    let (code, out, err) = gensfen(&a, 120, 3);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("positions 120 written 120 games "), "{out}");
+    assert!(
+        err.contains("positions/s"),
+        "progress goes to stderr: {err}"
+    );
+    let first = std::fs::read(&a).unwrap();
+    assert_eq!(first.len(), 120 * 40);
+    // One thread at fixed nodes: the same seed and file give the same records.
+    gensfen(&b, 120, 3);
+    assert_eq!(std::fs::read(&b).unwrap(), first);
+    // A torn record (a run killed inside a write) is dropped, then the run appends.
+    let mut torn = first.clone();
+    torn.extend_from_slice(&[0xAB; 13]);
+    std::fs::write(&a, &torn).unwrap();
+    let (code, out, _) = gensfen(&a, 200, 3);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("positions 200 written 80 "), "{out}");
+    let grown = std::fs::read(&a).unwrap();
+    assert_eq!(grown.len(), 200 * 40);
+    assert_eq!(&grown[..first.len()], &first[..]);
+    // The resumed run played new games, not the first ones again.
+    assert_ne!(&grown[first.len()..first.len() + 40], &first[..40]);
+    // A full file is left alone.
+    let (code, out, _) = gensfen(&a, 150, 3);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("positions 200 written 0 "), "{out}");
+    // Every record decodes, with a legal move.
+    let (code, out, err) = run(&["dump-psv", "--input", a.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 200);
+    assert!(out
+        .lines()
+        .all(|l| l.starts_with("sfen ") && !l.contains(" move none ")));
+    let (code, out, _) = run(&["dump-psv", "--input", a.to_str().unwrap(), "--skip", "199"]);
+    assert_eq!((code, out.lines().count()), (0, 1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gensfen_refuses_bad_settings() {
+    for args in [
+        &["gensfen"][..],
+        &[
+            "gensfen",
+            "--output",
+            "/nonexistent-dir/x.psv",
+            "--positions",
+            "1",
+        ],
+        &["gensfen", "--output", "x.psv", "--threads", "0"],
+        &["gensfen", "--output", "x.psv", "--random-plies", "10-5"],
+        &[
+            "gensfen", "--output", "x.psv", "--nodes", "10", "--depth", "3",
+        ],
+        &["gensfen", "--output", "x.psv", "--handicap", "101"],
+        &["dump-psv", "--input", "/nonexistent-file.psv"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    assert!(!std::path::Path::new("x.psv").exists());
+}

@@ -7,6 +7,7 @@ pub mod hand;
 mod mate1;
 pub mod movegen;
 pub mod moves;
+pub mod packed_sfen;
 pub mod perft;
 pub mod position;
 pub mod rules;
