@@ -9,10 +9,12 @@ python3 -c "import pytest" 2>/dev/null || python3 -m pip install --quiet pytest
 # numpy: the NNUE tests check their net generator against make_random_nn.py.
 python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
 cargo fmt --all -- --check
-cargo clippy --release --all-targets -- -D warnings
+cargo clippy --release --workspace --all-targets -- -D warnings
 # The Rust API's documentation builds without a warning (broken or private links).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 cargo test --release
+# The workspace's tools: the evaluation tuner's pipeline test (gensfen records, then a fit).
+cargo test --release -p hayanagi-tune
 # The debug profile as well: debug_assert!s and overflow checks only run there (about 3
 # minutes on 2 cores, build included).
 cargo test --quiet

@@ -52,10 +52,12 @@ pub use engine::{
     BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, SearchState,
     TtProbe,
 };
+pub use eval::classic::features as classic_features;
 pub use eval::nnue::{
     load_bytes as load_network_bytes, load_file as load_network, LoadError, LoadErrorKind,
     Loaded as LoadedNetwork, NnueEvaluator, SimdLevel, DEFAULT_FV_SCALE,
 };
+pub use eval::weights::{layout as classic_layout, weights as classic_weights, Weights};
 pub use eval::{ClassicEvaluator, EvalConfig, EvalKind, Evaluator, Network};
 pub use learn::gensfen::{
     generate as generate_training_data, GensfenConfig, GensfenError, GensfenProgress,

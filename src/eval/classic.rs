@@ -193,6 +193,70 @@ impl ClassicEvaluator {
     }
 }
 
+/// The evaluation of `pos` for the side to move as a sum of weight x count: `out` gets
+/// each (index into [`Weights::to_flat`], coefficient), every index once, sorted, so that
+/// [`ClassicEvaluator::evaluate_from_scratch`] equals the sum of coefficient x weight (the
+/// tuner's view of this file, docs/DESIGN.md §14.3).
+pub fn features(pos: &Position, out: &mut Vec<(u16, i16)>) {
+    use super::weights::layout;
+    out.clear();
+    let stm = sign(pos.side_to_move());
+    let mut add = |index: usize, coefficient: i32| out.push((index as u16, coefficient as i16));
+    add(layout::TEMPO, 1);
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    for sq in pos.occupied() {
+        let p = pos.piece_on(sq);
+        let (c, pt) = (p.color(), p.piece_type());
+        let s = stm * sign(c);
+        add(layout::BOARD + pt.index(), s);
+        add(layout::PSQT + pt.index() * 81 + rel(c, sq).index(), s);
+        if pt == PieceType::King {
+            continue;
+        }
+        let window = pt.index() * super::weights::KING_WINDOW;
+        if let Some(k) = kings[c.index()] {
+            add(layout::OWN_KING + window + offset(c, k, sq), s);
+        }
+        if let Some(k) = kings[c.flip().index()] {
+            add(layout::ENEMY_KING + window + offset(c, k, sq), s);
+        }
+    }
+    for c in Color::ALL {
+        for pt in PieceType::HAND {
+            let n = pos.hand(c).count(pt).min(18) as usize;
+            add(layout::HAND + pt.index() * 19 + n, stm * sign(c));
+        }
+    }
+    let t = tables();
+    let occ = pos.occupied();
+    for c in Color::ALL {
+        for pt in MOBILE {
+            for sq in pos.pieces_of(c, pt) {
+                let n = t.attacks(pt, c, sq, occ).and_not(pos.pieces(c)).count() as i32;
+                add(layout::MOBILITY + pt.index(), stm * sign(c) * n);
+            }
+        }
+    }
+    out.sort_unstable_by_key(|f| f.0);
+    out.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 += next.1;
+        }
+        same
+    });
+    out.retain(|f| f.1 != 0);
+}
+
+/// The long-range pieces whose attacked squares count as mobility.
+const MOBILE: [PieceType; 5] = [
+    PieceType::Lance,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Horse,
+    PieceType::Dragon,
+];
+
 /// Squares attacked by long-range pieces, not counting own-occupied ones.
 fn mobility(w: &Weights, pos: &Position) -> i32 {
     let t = tables();
@@ -201,13 +265,7 @@ fn mobility(w: &Weights, pos: &Position) -> i32 {
     for c in Color::ALL {
         let own = pos.pieces(c);
         let mut side = 0;
-        for pt in [
-            PieceType::Lance,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Horse,
-            PieceType::Dragon,
-        ] {
+        for pt in MOBILE {
             for sq in pos.pieces_of(c, pt) {
                 let att = t.attacks(pt, c, sq, occ).and_not(own);
                 side += w.mobility[pt.index()] * att.count() as i32;
@@ -232,6 +290,36 @@ mod tests {
             Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
                 .unwrap();
         assert_eq!(ClassicEvaluator::evaluate_from_scratch(&white), w.tempo);
+    }
+
+    #[test]
+    fn features_sum_to_the_evaluation() {
+        let flat = weights().to_flat();
+        let mut rng = crate::util::rng::Rng::new(3);
+        let mut f = Vec::new();
+        let mut checked = 0;
+        for start in [
+            crate::shogi::STARTPOS_SFEN,
+            "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ] {
+            for _ in 0..40 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                for _ in 0..(rng.next_u64() % 150) {
+                    let moves = crate::shogi::legal(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                    pos.do_move(m);
+                    features(&pos, &mut f);
+                    let sum: i32 = f.iter().map(|&(i, c)| flat[i as usize] * c as i32).sum();
+                    assert_eq!(sum, ClassicEvaluator::evaluate_from_scratch(&pos), "{pos}");
+                    assert!(f.windows(2).all(|p| p[0].0 < p[1].0));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

@@ -29,28 +29,196 @@ pub struct Weights {
     pub tempo: i32,
 }
 
-/// The default weights, built once.
+/// The committed weights (`src/eval/classic-weights.txt`, written by the tuner of
+/// `tools/tune`, docs/DESIGN.md §14.3), parsed once. A test proves the file parses; the
+/// hand-picked formulas below are the fallback all the same, since a library must not
+/// panic.
 pub fn weights() -> &'static Weights {
-    static W: std::sync::LazyLock<Box<Weights>> = std::sync::LazyLock::new(Weights::default_boxed);
+    static W: std::sync::LazyLock<Box<Weights>> = std::sync::LazyLock::new(|| {
+        Weights::from_text(COMMITTED).unwrap_or_else(|_| Weights::hand_picked())
+    });
     &W
+}
+
+/// The text of the committed weights.
+pub const COMMITTED: &str = include_str!("classic-weights.txt");
+
+/// Where each table starts in the flat parameter vector of [`Weights::to_flat`].
+pub mod layout {
+    use super::KING_WINDOW;
+    use crate::shogi::types::PieceType;
+    /// The tempo bonus.
+    pub const TEMPO: usize = 0;
+    /// `board_value[pt]`.
+    pub const BOARD: usize = 1;
+    /// `hand_value[pt][n]`: 19 per piece type.
+    pub const HAND: usize = BOARD + PieceType::NB;
+    /// `psqt[pt][sq]`: 81 per piece type.
+    pub const PSQT: usize = HAND + 8 * 19;
+    /// `own_king[pt][offset]`.
+    pub const OWN_KING: usize = PSQT + PieceType::NB * 81;
+    /// `enemy_king[pt][offset]`.
+    pub const ENEMY_KING: usize = OWN_KING + PieceType::NB * KING_WINDOW;
+    /// `mobility[pt]`.
+    pub const MOBILITY: usize = ENEMY_KING + PieceType::NB * KING_WINDOW;
+    /// The number of parameters.
+    pub const PARAMS: usize = MOBILITY + PieceType::NB;
 }
 
 fn offset_index(df: i32, dr: i32) -> usize {
     ((df + 8) * 17 + (dr + 8)) as usize
 }
 
+/// The tables of the text format, in the order they are written: a name, how many rows
+/// (one per piece type, or one) and how many values a row.
+const TABLES: [(&str, usize, usize); 7] = [
+    ("tempo", 1, 1),
+    ("board_value", 1, PieceType::NB),
+    ("hand_value", 8, 19),
+    ("psqt", PieceType::NB, 81),
+    ("own_king", PieceType::NB, KING_WINDOW),
+    ("enemy_king", PieceType::NB, KING_WINDOW),
+    ("mobility", 1, PieceType::NB),
+];
+
 impl Weights {
-    fn default_boxed() -> Box<Weights> {
-        use PieceType::*;
-        let mut w = Box::new(Weights {
+    fn zero() -> Box<Weights> {
+        Box::new(Weights {
             board_value: [0; PieceType::NB],
             hand_value: [[0; 19]; 8],
             psqt: [[0; 81]; PieceType::NB],
             own_king: [[0; KING_WINDOW]; PieceType::NB],
             enemy_king: [[0; KING_WINDOW]; PieceType::NB],
             mobility: [0; PieceType::NB],
-            tempo: 20,
-        });
+            tempo: 0,
+        })
+    }
+
+    /// Every weight as one vector, tables in the order of [`layout`].
+    pub fn to_flat(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(layout::PARAMS);
+        v.push(self.tempo);
+        v.extend_from_slice(&self.board_value);
+        self.hand_value.iter().for_each(|r| v.extend_from_slice(r));
+        self.psqt.iter().for_each(|r| v.extend_from_slice(r));
+        self.own_king.iter().for_each(|r| v.extend_from_slice(r));
+        self.enemy_king.iter().for_each(|r| v.extend_from_slice(r));
+        v.extend_from_slice(&self.mobility);
+        debug_assert_eq!(v.len(), layout::PARAMS);
+        v
+    }
+
+    /// Weights from [`Weights::to_flat`]'s vector; `None` for a vector of another length.
+    pub fn from_flat(v: &[i32]) -> Option<Box<Weights>> {
+        if v.len() != layout::PARAMS {
+            return None;
+        }
+        let mut w = Weights::zero();
+        let mut rest = v;
+        let mut take = |out: &mut [i32]| {
+            let (head, tail) = rest.split_at(out.len());
+            out.copy_from_slice(head);
+            rest = tail;
+        };
+        take(std::slice::from_mut(&mut w.tempo));
+        take(&mut w.board_value);
+        w.hand_value.iter_mut().for_each(|r| take(r));
+        w.psqt.iter_mut().for_each(|r| take(r));
+        w.own_king.iter_mut().for_each(|r| take(r));
+        w.enemy_king.iter_mut().for_each(|r| take(r));
+        take(&mut w.mobility);
+        Some(w)
+    }
+
+    /// The text format of `src/eval/classic-weights.txt`: `#` comments, then one line per
+    /// table row, `name[.row] values...`, rows numbered by piece type.
+    pub fn to_text(&self, comment: &str) -> String {
+        let flat = self.to_flat();
+        let mut out = String::new();
+        for line in comment.lines() {
+            out.push_str("# ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        let mut at = 0;
+        for (name, rows, len) in TABLES {
+            for row in 0..rows {
+                out.push_str(name);
+                if rows > 1 {
+                    out.push_str(&format!(".{row}"));
+                }
+                for v in &flat[at..at + len] {
+                    out.push_str(&format!(" {v}"));
+                }
+                out.push('\n');
+                at += len;
+            }
+        }
+        out
+    }
+
+    /// Parse [`Weights::to_text`]'s format: every row exactly once, in any order.
+    pub fn from_text(text: &str) -> Result<Box<Weights>, String> {
+        let mut flat = vec![0i32; layout::PARAMS];
+        let mut seen = vec![false; TABLES.iter().map(|t| t.1).sum()];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or_default();
+            let (name, row) = match key.split_once('.') {
+                Some((name, row)) => (
+                    name,
+                    row.parse::<usize>()
+                        .map_err(|_| format!("line {}: bad row '{key}'", n + 1))?,
+                ),
+                None => (key, 0),
+            };
+            let (mut at, mut slot) = (0, 0);
+            let mut found = None;
+            for (t, rows, len) in TABLES {
+                if t == name && row < rows && (rows > 1 || !key.contains('.')) {
+                    found = Some((at + row * len, slot + row, len));
+                    break;
+                }
+                at += rows * len;
+                slot += rows;
+            }
+            let (start, slot, len) =
+                found.ok_or_else(|| format!("line {}: unknown row '{key}'", n + 1))?;
+            if std::mem::replace(&mut seen[slot], true) {
+                return Err(format!("line {}: '{key}' given twice", n + 1));
+            }
+            let values: Vec<i32> = words
+                .map(|w| {
+                    w.parse::<i32>()
+                        .map_err(|_| format!("line {}: bad number '{w}'", n + 1))
+                })
+                .collect::<Result<_, _>>()?;
+            if values.len() != len {
+                return Err(format!(
+                    "line {}: '{key}' needs {len} values, has {}",
+                    n + 1,
+                    values.len()
+                ));
+            }
+            flat[start..start + len].copy_from_slice(&values);
+        }
+        if let Some(missing) = seen.iter().position(|s| !s) {
+            return Err(format!("row {missing} of the tables is missing"));
+        }
+        Weights::from_flat(&flat).ok_or_else(|| "wrong number of weights".to_string())
+    }
+
+    /// The weights picked by hand before any tuning (docs/DESIGN.md §9.2): round piece
+    /// values, linear piece-square formulas, fixed rings around the kings. Where tuning
+    /// starts from.
+    pub fn hand_picked() -> Box<Weights> {
+        use PieceType::*;
+        let mut w = Weights::zero();
+        w.tempo = 20;
         let values = [
             (Pawn, 100),
             (Lance, 320),
@@ -150,5 +318,44 @@ impl Weights {
         w.mobility[Horse.index()] = 3;
         w.mobility[Dragon.index()] = 2;
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_weights_parse() {
+        assert!(Weights::from_text(COMMITTED).is_ok());
+    }
+
+    #[test]
+    fn text_and_flat_forms_round_trip() {
+        let w = Weights::hand_picked();
+        let flat = w.to_flat();
+        assert_eq!(flat.len(), layout::PARAMS);
+        assert_eq!(Weights::from_flat(&flat).unwrap().to_flat(), flat);
+        let text = w.to_text("a comment\nof two lines");
+        assert!(text.starts_with("# a comment\n# of two lines\ntempo 20\n"));
+        assert_eq!(Weights::from_text(&text).unwrap().to_flat(), flat);
+        assert_eq!(flat[layout::BOARD + PieceType::Rook.index()], 950);
+    }
+
+    #[test]
+    fn bad_text_is_an_error() {
+        let text = Weights::hand_picked().to_text("");
+        let drop_line = |k: &str| {
+            text.lines()
+                .filter(|l| !l.starts_with(k))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(Weights::from_text(&drop_line("psqt.3 ")).is_err());
+        assert!(Weights::from_text(&format!("{text}tempo 5\n")).is_err());
+        assert!(Weights::from_text(&text.replace("tempo 20", "tempo x")).is_err());
+        assert!(Weights::from_text(&text.replace("tempo 20", "tempo 20 21")).is_err());
+        assert!(Weights::from_text(&format!("{text}psqt.15 0\n")).is_err());
+        assert!(Weights::from_text(&format!("{text}board_value.0 0\n")).is_err());
     }
 }
