@@ -90,3 +90,46 @@ fn legal_positions_rotate_to_legal_positions() {
     let q = Position::from_sfen("4k4/9/9/9/9/9/9/3+R5/4K4 b Pp 1").unwrap();
     assert_eq!(rotate(&q.to_sfen()), "4k4/5+r3/9/9/9/9/9/9/4K4 w pP 1");
 }
+
+/// Mirror an SFEN left to right (file 1 <-> file 9): a legal symmetry of shogi.
+fn mirror(sfen: &str) -> String {
+    let f: Vec<&str> = sfen.split(' ').collect();
+    let ranks: Vec<String> = f[0]
+        .split('/')
+        .map(|rank| {
+            // Split into squares ("+p", "p", or a run of empties), then reverse them.
+            let mut cells: Vec<String> = Vec::new();
+            let mut plus = false;
+            for c in rank.chars() {
+                if c == '+' {
+                    plus = true;
+                } else if c.is_ascii_digit() {
+                    cells.push(c.to_string());
+                } else {
+                    cells.push(if plus { format!("+{c}") } else { c.to_string() });
+                    plus = false;
+                }
+            }
+            cells.reverse();
+            cells.concat()
+        })
+        .collect();
+    format!("{} {} {} 1", ranks.join("/"), f[1], f[2])
+}
+
+#[test]
+fn evaluation_is_left_right_symmetric() {
+    assert_eq!(
+        mirror("4k4/9/9/9/9/9/9/3+R5/4K3L b Pp 1"),
+        "4k4/9/9/9/9/9/9/5+R3/L3K4 b Pp 1"
+    );
+    common::random_positions(13, 300, |pos| {
+        let mirrored = Position::from_sfen(&mirror(&pos.to_sfen())).unwrap();
+        assert_eq!(
+            Evaluator::evaluate_from_scratch(pos),
+            Evaluator::evaluate_from_scratch(&mirrored),
+            "{}",
+            pos.to_sfen()
+        );
+    });
+}

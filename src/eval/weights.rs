@@ -63,6 +63,31 @@ pub mod layout {
     pub const MOBILITY: usize = ENEMY_KING + PieceType::NB * KING_WINDOW;
     /// The number of parameters.
     pub const PARAMS: usize = MOBILITY + PieceType::NB;
+
+    /// The weight that plays `i`'s part in the left-right mirrored position (files 1-9
+    /// swapped, a legal symmetry of shogi): tuning keeps the two equal, so the evaluation
+    /// stays symmetric. Indices past [`PARAMS`] map to themselves.
+    pub fn mirror(i: usize) -> usize {
+        let window = |j: usize| {
+            let (df, dr) = (j / 17, j % 17);
+            (16 - df) * 17 + dr
+        };
+        if i >= PSQT && i < OWN_KING {
+            let (pt, sq) = ((i - PSQT) / 81, (i - PSQT) % 81);
+            PSQT + pt * 81 + (8 - sq / 9) * 9 + sq % 9
+        } else if i >= OWN_KING && i < ENEMY_KING {
+            let (pt, j) = ((i - OWN_KING) / KING_WINDOW, (i - OWN_KING) % KING_WINDOW);
+            OWN_KING + pt * KING_WINDOW + window(j)
+        } else if i >= ENEMY_KING && i < MOBILITY {
+            let (pt, j) = (
+                (i - ENEMY_KING) / KING_WINDOW,
+                (i - ENEMY_KING) % KING_WINDOW,
+            );
+            ENEMY_KING + pt * KING_WINDOW + window(j)
+        } else {
+            i
+        }
+    }
 }
 
 fn offset_index(df: i32, dr: i32) -> usize {
@@ -340,6 +365,24 @@ mod tests {
         assert!(text.starts_with("# a comment\n# of two lines\ntempo 20\n"));
         assert_eq!(Weights::from_text(&text).unwrap().to_flat(), flat);
         assert_eq!(flat[layout::BOARD + PieceType::Rook.index()], 950);
+    }
+
+    #[test]
+    fn the_committed_weights_are_mirror_symmetric() {
+        let flat = weights().to_flat();
+        for i in 0..layout::PARAMS {
+            let j = layout::mirror(i);
+            assert_eq!(layout::mirror(j), i);
+            assert_eq!(flat[i], flat[j], "weight {i} against its mirror {j}");
+        }
+        // 7g (file 7, rank g) mirrors to 3g; a window offset one file left to one right.
+        let sq = |f: usize, r: usize| (f - 1) * 9 + r;
+        assert_eq!(
+            layout::mirror(layout::PSQT + 81 + sq(7, 6)),
+            layout::PSQT + 81 + sq(3, 6)
+        );
+        let off = |df: usize, dr: usize| layout::OWN_KING + df * 17 + dr;
+        assert_eq!(layout::mirror(off(7, 8)), off(9, 8));
     }
 
     #[test]
