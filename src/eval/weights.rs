@@ -72,13 +72,13 @@ pub mod layout {
             let (df, dr) = (j / 17, j % 17);
             (16 - df) * 17 + dr
         };
-        if i >= PSQT && i < OWN_KING {
+        if (PSQT..OWN_KING).contains(&i) {
             let (pt, sq) = ((i - PSQT) / 81, (i - PSQT) % 81);
             PSQT + pt * 81 + (8 - sq / 9) * 9 + sq % 9
-        } else if i >= OWN_KING && i < ENEMY_KING {
+        } else if (OWN_KING..ENEMY_KING).contains(&i) {
             let (pt, j) = ((i - OWN_KING) / KING_WINDOW, (i - OWN_KING) % KING_WINDOW);
             OWN_KING + pt * KING_WINDOW + window(j)
-        } else if i >= ENEMY_KING && i < MOBILITY {
+        } else if (ENEMY_KING..MOBILITY).contains(&i) {
             let (pt, j) = (
                 (i - ENEMY_KING) / KING_WINDOW,
                 (i - ENEMY_KING) % KING_WINDOW,
