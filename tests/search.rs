@@ -316,6 +316,8 @@ fn search_is_deterministic() {
 #[test]
 fn probe_tt_after_search() {
     let e = engine_at("startpos");
+    // hashfull samples 1,000 slots: a small table, so that a short search shows in it.
+    e.set_option("USI_Hash", "1").unwrap();
     assert!(e.probe_tt().is_none());
     let r = e.search_blocking(Limits::depth(6)).unwrap();
     let p = e.probe_tt().expect("root stored");
