@@ -63,8 +63,8 @@ impl fmt::Display for PackedSfenError {
 impl std::error::Error for PackedSfenError {}
 
 /// The Huffman code of a kind on the board, low bit first, and its length; the code in hand
-/// is `code >> 1` in `bits - 1`. Gold comes last among the hand kinds in YaneuraOu's order,
-/// which is also the order of [`PieceType`]: Pawn, Lance, Knight, Silver, Bishop, Rook, Gold.
+/// is `code >> 1` in `bits - 1`. Hands are written in YaneuraOu's order, which is that of
+/// [`PieceType::HAND`]: Pawn, Lance, Knight, Silver, Bishop, Rook, Gold.
 const fn board_code(pt: PieceType) -> (u32, u32) {
     match pt {
         PieceType::Pawn => (0b1, 2),
@@ -76,17 +76,6 @@ const fn board_code(pt: PieceType) -> (u32, u32) {
         _ => (0b11_1111, 6), // Rook; promoted kinds are passed as their base kind
     }
 }
-
-/// The seven kinds that can be held, in the order they are written.
-const HAND_KINDS: [PieceType; 7] = [
-    PieceType::Pawn,
-    PieceType::Lance,
-    PieceType::Knight,
-    PieceType::Silver,
-    PieceType::Bishop,
-    PieceType::Rook,
-    PieceType::Gold,
-];
 
 struct BitWriter {
     data: [u8; 32],
@@ -222,14 +211,14 @@ impl PackedSfen {
             take(&mut in_box, base)?;
         }
         for c in Color::ALL {
-            for pt in HAND_KINDS {
+            for pt in PieceType::HAND {
                 for _ in 0..pos.hand(c).count(pt) {
                     w.hand_piece(pt, false, c)?;
                     take(&mut in_box, pt)?;
                 }
             }
         }
-        for pt in HAND_KINDS {
+        for pt in PieceType::HAND {
             for _ in 0..in_box[pt as usize] {
                 if pt == PieceType::Gold {
                     w.hand_piece(PieceType::Silver, true, Color::White)?;
@@ -311,63 +300,14 @@ impl UnpackedSfen {
     /// The SFEN of these pieces (hands R B G S N L P, as [`Position::to_sfen`] writes them).
     pub fn to_sfen(&self, move_number: u32) -> String {
         let mut s = String::with_capacity(96);
-        for rank in 0..9u8 {
-            if rank > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let pc = self.board[(file * 9 + rank) as usize];
-                if pc.is_empty() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                s.push_str(&pc.to_string());
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-        }
-        s.push_str(match self.side_to_move {
-            Color::Black => " b ",
-            Color::White => " w ",
-        });
-        let mut any = false;
-        for c in Color::ALL {
-            for pt in [
-                PieceType::Rook,
-                PieceType::Bishop,
-                PieceType::Gold,
-                PieceType::Silver,
-                PieceType::Knight,
-                PieceType::Lance,
-                PieceType::Pawn,
-            ] {
-                let n = self.hands[c.index()].count(pt);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let letter = pt.sfen_letter();
-                s.push(if c == Color::White {
-                    letter.to_ascii_lowercase()
-                } else {
-                    letter
-                });
-            }
-        }
-        if !any {
-            s.push('-');
-        }
-        s.push(' ');
-        s.push_str(&move_number.to_string());
+        // Writing to a String never fails.
+        let _ = super::sfen::write_sfen(
+            &mut s,
+            &self.board,
+            self.side_to_move,
+            &self.hands,
+            move_number,
+        );
         s
     }
 }

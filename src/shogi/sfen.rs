@@ -6,7 +6,7 @@
 //! two kings of one colour, or the side not to move standing in check. Every error names
 //! the field, the column (1-based, in the whole string) and the character at fault.
 
-use super::hand::{HAND_CAPACITY, MAX_IN_HAND};
+use super::hand::{Hand, HAND_CAPACITY, MAX_IN_HAND};
 use super::moves::Move;
 use super::position::Position;
 use super::types::{is_dead_square, Color, Piece, PieceType, Square};
@@ -569,65 +569,77 @@ impl Position {
 /// `Position(<SFEN>)`.
 impl fmt::Display for Position {
     fn fmt(&self, s: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        for rank in 0..9u8 {
-            if rank > 0 {
-                s.write_char('/')?;
-            }
-            let mut empties = 0;
-            for file in (0..9u8).rev() {
-                let p = self.piece_on(Square::from_file_rank(file, rank));
-                if p.is_empty() {
-                    empties += 1;
-                    continue;
-                }
-                if empties > 0 {
-                    s.write_char(char::from(b'0' + empties))?;
-                    empties = 0;
-                }
-                write!(s, "{p}")?;
+        write_sfen(s, &self.board, self.side, &self.hands, self.move_number())
+    }
+}
+
+/// Write the SFEN of these pieces (board indexed by square, hands R B G S N L P, black
+/// first): what [`Position`]'s `Display` writes, also for pieces not (yet) in a
+/// `Position`, such as a decoded packed SFEN.
+pub(crate) fn write_sfen(
+    s: &mut impl fmt::Write,
+    board: &[Piece; 81],
+    side: Color,
+    hands: &[Hand; 2],
+    move_number: u32,
+) -> fmt::Result {
+    for rank in 0..9u8 {
+        if rank > 0 {
+            s.write_char('/')?;
+        }
+        let mut empties = 0;
+        for file in (0..9u8).rev() {
+            let p = board[Square::from_file_rank(file, rank).index()];
+            if p.is_empty() {
+                empties += 1;
+                continue;
             }
             if empties > 0 {
                 s.write_char(char::from(b'0' + empties))?;
+                empties = 0;
             }
+            write!(s, "{p}")?;
         }
-        s.write_char(' ')?;
-        s.write_char(if self.side == Color::Black { 'b' } else { 'w' })?;
-        s.write_char(' ')?;
-        let order = [
-            PieceType::Rook,
-            PieceType::Bishop,
-            PieceType::Gold,
-            PieceType::Silver,
-            PieceType::Knight,
-            PieceType::Lance,
-            PieceType::Pawn,
-        ];
-        let mut any = false;
-        for c in Color::ALL {
-            for pt in order {
-                let n = self.hand(c).count(pt);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    write!(s, "{n}")?;
-                }
-                let l = pt.sfen_letter();
-                s.write_char(if c == Color::White {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                })?;
-            }
+        if empties > 0 {
+            s.write_char(char::from(b'0' + empties))?;
         }
-        if !any {
-            s.write_char('-')?;
-        }
-        s.write_char(' ')?;
-        write!(s, "{}", self.move_number())
     }
+    s.write_char(' ')?;
+    s.write_char(if side == Color::Black { 'b' } else { 'w' })?;
+    s.write_char(' ')?;
+    let order = [
+        PieceType::Rook,
+        PieceType::Bishop,
+        PieceType::Gold,
+        PieceType::Silver,
+        PieceType::Knight,
+        PieceType::Lance,
+        PieceType::Pawn,
+    ];
+    let mut any = false;
+    for c in Color::ALL {
+        for pt in order {
+            let n = hands[c.index()].count(pt);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                write!(s, "{n}")?;
+            }
+            let l = pt.sfen_letter();
+            s.write_char(if c == Color::White {
+                l.to_ascii_lowercase()
+            } else {
+                l
+            })?;
+        }
+    }
+    if !any {
+        s.write_char('-')?;
+    }
+    s.write_char(' ')?;
+    write!(s, "{move_number}")
 }
 
 /// Parses an SFEN (or `startpos`) under [`Validation::Standard`]; a USI `position`
