@@ -149,7 +149,9 @@ def sprt_line(run, elo1, tested="new"):
 
 def print_sprt(run, params, tested="new"):
     line, rows = sprt_line(run, float(params["elo1"]), tested)
-    print(f"\n== SPRT {Path(run).parent.name}: {tested} vs base at {params['nodes']} nodes/move; "
+    limit = (f"{params['byoyomi']} ms byoyomi" if params.get("byoyomi")
+             else f"{params['nodes']} nodes/move")
+    print(f"\n== SPRT {Path(run).parent.name}: {tested} vs base at {limit}; "
           f"pentanomial GSPRT elo0 0, elo1 {params['elo1']:g}, alpha = beta = 0.05 "
           f"(LLR bounds {LLR_LO:.2f}, {LLR_HI:.2f}); cap {params['games']} games")
     print(line + f"  (W/L are {tested}'s; Elo from the pairs)")

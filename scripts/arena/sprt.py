@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SPRT of a new hayanagi binary against a base one, with shogiarena (resumable).
 
-usage: scripts/arena/sprt.py NAME NEW_BINARY BASE_BINARY [--nodes N] [--elo1 E] [--games CAP]
+usage: scripts/arena/sprt.py NAME NEW_BINARY BASE_BINARY [--nodes N | --byoyomi MS] [--elo1 E] [--games CAP]
                              [--option K=V ...] [--new-option K=V ...] [--base-option K=V ...]
        scripts/arena/sprt.py NAME            # resume (or just print the result of) run NAME
 
@@ -12,6 +12,9 @@ taya36 openings each played with both colours. Both binaries are copied into
 the run where it stopped (Ctrl-C stops it cleanly, so does a kill: only the games in flight
 are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
 test of the hidden SearchFeatures with the same binary on both sides).
+--byoyomi MS plays at equal time instead (MS ms a move, no main time, 100 ms expiry margin):
+for a change that costs speed, such as an evaluation term or a net; it needs an otherwise
+idle machine, since both games at once take a core each.
 """
 
 import argparse
@@ -27,6 +30,7 @@ def main():
     ap.add_argument("new", nargs="?")
     ap.add_argument("base", nargs="?")
     ap.add_argument("--nodes", type=int)
+    ap.add_argument("--byoyomi", type=int)
     ap.add_argument("--elo1", type=float)
     ap.add_argument("--games", type=int)
     ap.add_argument("--option", action="append", default=[])
@@ -36,7 +40,7 @@ def main():
 
     dest = common.run_dir(a.name)
     given = {
-        "nodes": a.nodes, "elo1": a.elo1, "games": a.games,
+        "nodes": a.nodes, "byoyomi": a.byoyomi, "elo1": a.elo1, "games": a.games,
         "new_options": common.parse_options(a.option + a.new_option) or None,
         "base_options": common.parse_options(a.option + a.base_option) or None,
     }
@@ -45,12 +49,14 @@ def main():
         if not (a.new and a.base):
             sys.exit(f"{dest} does not exist yet: give NEW_BINARY and BASE_BINARY")
         params = {
-            "nodes": a.nodes or 15000, "elo1": a.elo1 if a.elo1 is not None else 10.0,
+            "nodes": a.nodes or 15000, "byoyomi": a.byoyomi, "elo1": a.elo1 if a.elo1 is not None else 10.0,
             "games": a.games or 6000,
             "new_options": given["new_options"] or {}, "base_options": given["base_options"] or {},
             "new_source": a.new, "base_source": a.base,
         }
-        if not 10000 <= params["nodes"] <= 20000:
+        if a.nodes and a.byoyomi:
+            sys.exit("give --nodes or --byoyomi, not both")
+        if not a.byoyomi and not 10000 <= params["nodes"] <= 20000:
             print(f"note: {params['nodes']} nodes is outside the protocol's 10k-20k", flush=True)
         bins = {side: common.copy_binary(getattr(a, side), dest / "bin" / side) for side in ("new", "base")}
         params["sha256"] = {side: common.sha256(path) for side, path in bins.items()}
@@ -63,7 +69,9 @@ def main():
             "experiment_name": a.name,
             "engines": engines,
             "tournament": {"scheduler": "round_robin", "num_parallel": 2, "seed": 1},
-            "rules": common.rules({"node_limit": params["nodes"]}),
+            "rules": common.rules(
+                {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": 100}
+                if params.get("byoyomi") else {"node_limit": params["nodes"]}),
             "sprt": {
                 "tested_engine": "new", "model": "gsprt-pentanomial-v1",
                 "elo0": 0.0, "elo1": params["elo1"], "alpha": 0.05, "beta": 0.05,
