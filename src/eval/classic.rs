@@ -1,6 +1,7 @@
 //! The hand-crafted evaluation: material on the board and in hand, piece-square terms, king-relative
-//! terms (defenders near one's own king, attackers near the enemy king), a light mobility
-//! term for long-range pieces and a tempo bonus. Weights live in
+//! terms (defenders near one's own king, attackers near the enemy king), the attack-map
+//! terms of [`super::attack_terms`] (mobility, king danger, drop checks, hanging pieces)
+//! and a tempo bonus. Weights live in
 //! [`super::weights::Weights`]. It evaluates every position, kings or not, and is the
 //! fallback when no net is loaded or the net cannot evaluate a position.
 //!
@@ -10,8 +11,8 @@
 //! `undo_move`; each move adjusts an accumulator instead of rescanning the board. Only a
 //! king move rescans the king-relative terms (every piece's offset to that king changes).
 
-use super::weights::{weights, Weights};
-use crate::shogi::attacks::tables;
+use super::attack_terms;
+use super::weights::{flat_weights, layout, weights, Weights};
 use crate::shogi::{Color, Move, Piece, PieceType, Position, Square};
 
 /// Accumulated terms, from black's point of view.
@@ -178,7 +179,8 @@ impl ClassicEvaluator {
                 k
             }
         };
-        let black = top.material + king + mobility(w, pos);
+        let attack = attack_terms::evaluate(&flat_weights()[layout::MOBILITY..], pos);
+        let black = top.material + king + attack;
         let v = if pos.side_to_move() == Color::Black {
             black
         } else {
@@ -198,7 +200,6 @@ impl ClassicEvaluator {
 /// [`ClassicEvaluator::evaluate_from_scratch`] equals the sum of coefficient x weight (the
 /// tuner's view of this file, docs/DESIGN.md §14.3).
 pub fn features(pos: &Position, out: &mut Vec<(u16, i16)>) {
-    use super::weights::layout;
     out.clear();
     let stm = sign(pos.side_to_move());
     let mut add = |index: usize, coefficient: i32| out.push((index as u16, coefficient as i16));
@@ -227,16 +228,7 @@ pub fn features(pos: &Position, out: &mut Vec<(u16, i16)>) {
             add(layout::HAND + pt.index() * 19 + n, stm * sign(c));
         }
     }
-    let t = tables();
-    let occ = pos.occupied();
-    for c in Color::ALL {
-        for pt in MOBILE {
-            for sq in pos.pieces_of(c, pt) {
-                let n = t.attacks(pt, c, sq, occ).and_not(pos.pieces(c)).count() as i32;
-                add(layout::MOBILITY + pt.index(), stm * sign(c) * n);
-            }
-        }
-    }
+    super::attack_terms::for_each_term(pos, |i, c| add(layout::MOBILITY + i, stm * c));
     out.sort_unstable_by_key(|f| f.0);
     out.dedup_by(|next, kept| {
         let same = next.0 == kept.0;
@@ -246,34 +238,6 @@ pub fn features(pos: &Position, out: &mut Vec<(u16, i16)>) {
         same
     });
     out.retain(|f| f.1 != 0);
-}
-
-/// The long-range pieces whose attacked squares count as mobility.
-const MOBILE: [PieceType; 5] = [
-    PieceType::Lance,
-    PieceType::Bishop,
-    PieceType::Rook,
-    PieceType::Horse,
-    PieceType::Dragon,
-];
-
-/// Squares attacked by long-range pieces, not counting own-occupied ones.
-fn mobility(w: &Weights, pos: &Position) -> i32 {
-    let t = tables();
-    let occ = pos.occupied();
-    let mut v = 0;
-    for c in Color::ALL {
-        let own = pos.pieces(c);
-        let mut side = 0;
-        for pt in MOBILE {
-            for sq in pos.pieces_of(c, pt) {
-                let att = t.attacks(pt, c, sq, occ).and_not(own);
-                side += w.mobility[pt.index()] * att.count() as i32;
-            }
-        }
-        v += sign(c) * side;
-    }
-    v
 }
 
 #[cfg(test)]

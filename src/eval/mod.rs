@@ -6,6 +6,7 @@
 //! the root: legal moves never capture a king and keep every kind's piece count, so a net
 //! that can evaluate the root can evaluate the whole tree.
 
+pub mod attack_terms;
 pub mod classic;
 pub mod nnue;
 pub mod weights;

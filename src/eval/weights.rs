@@ -6,6 +6,7 @@
 //! piece owner's side: `(df + 8) * 17 + (dr + 8)`, with `dr < 0` meaning "towards the
 //! owner's far side".
 
+use super::attack_terms;
 use crate::shogi::types::PieceType;
 
 /// Offsets from a king: 17 x 17 windows.
@@ -27,6 +28,9 @@ pub struct Weights {
     pub mobility: [i32; PieceType::NB],
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// The attack-map terms of [`attack_terms`] (king danger, drop checks, hanging
+    /// pieces, pawn threats, saturating mobility), in its layout.
+    pub attack: [i32; attack_terms::PARAMS],
 }
 
 /// The committed weights (`src/eval/classic-weights.txt`, written by the tuner of
@@ -42,6 +46,12 @@ pub fn weights() -> &'static Weights {
 
 /// The text of the committed weights.
 pub const COMMITTED: &str = include_str!("classic-weights.txt");
+
+/// [`weights`] as the flat vector of [`Weights::to_flat`], for the terms evaluated by index.
+pub fn flat_weights() -> &'static [i32] {
+    static F: std::sync::LazyLock<Vec<i32>> = std::sync::LazyLock::new(|| weights().to_flat());
+    &F
+}
 
 /// Where each table starts in the flat parameter vector of [`Weights::to_flat`].
 pub mod layout {
@@ -61,8 +71,10 @@ pub mod layout {
     pub const ENEMY_KING: usize = OWN_KING + PieceType::NB * KING_WINDOW;
     /// `mobility[pt]`.
     pub const MOBILITY: usize = ENEMY_KING + PieceType::NB * KING_WINDOW;
+    /// `attack[..]`: the terms of `attack_terms`, in its layout.
+    pub const ATTACK: usize = MOBILITY + PieceType::NB;
     /// The number of parameters.
-    pub const PARAMS: usize = MOBILITY + PieceType::NB;
+    pub const PARAMS: usize = ATTACK + super::attack_terms::PARAMS;
 
     /// The weight that plays `i`'s part in the left-right mirrored position (files 1-9
     /// swapped, a legal symmetry of shogi): tuning keeps the two equal, so the evaluation
@@ -96,7 +108,7 @@ fn offset_index(df: i32, dr: i32) -> usize {
 
 /// The tables of the text format, in the order they are written: a name, how many rows
 /// (one per piece type, or one) and how many values a row.
-const TABLES: [(&str, usize, usize); 7] = [
+const TABLES: [(&str, usize, usize); 16] = [
     ("tempo", 1, 1),
     ("board_value", 1, PieceType::NB),
     ("hand_value", 8, 19),
@@ -104,6 +116,15 @@ const TABLES: [(&str, usize, usize); 7] = [
     ("own_king", PieceType::NB, KING_WINDOW),
     ("enemy_king", PieceType::NB, KING_WINDOW),
     ("mobility", 1, PieceType::NB),
+    ("king_danger", 16, 9),
+    ("drop_check", attack_terms::DROP_CHECKERS.len(), 5),
+    ("hanging", 2, PieceType::NB),
+    ("pawn_threat", 2, PieceType::NB),
+    ("slider_mobility", attack_terms::MOBILE.len(), 21),
+    ("king_double", 1, 9),
+    ("king_attackers", 1, 11),
+    ("king_hand", 12, 9),
+    ("minor_threat", 2, PieceType::NB),
 ];
 
 impl Weights {
@@ -116,6 +137,7 @@ impl Weights {
             enemy_king: [[0; KING_WINDOW]; PieceType::NB],
             mobility: [0; PieceType::NB],
             tempo: 0,
+            attack: [0; attack_terms::PARAMS],
         })
     }
 
@@ -129,6 +151,7 @@ impl Weights {
         self.own_king.iter().for_each(|r| v.extend_from_slice(r));
         self.enemy_king.iter().for_each(|r| v.extend_from_slice(r));
         v.extend_from_slice(&self.mobility);
+        v.extend_from_slice(&self.attack);
         debug_assert_eq!(v.len(), layout::PARAMS);
         v
     }
@@ -152,6 +175,7 @@ impl Weights {
         w.own_king.iter_mut().for_each(|r| take(r));
         w.enemy_king.iter_mut().for_each(|r| take(r));
         take(&mut w.mobility);
+        take(&mut w.attack);
         Some(w)
     }
 
