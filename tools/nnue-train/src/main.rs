@@ -2,14 +2,16 @@
 //!
 //! ```text
 //! hayanagi-nnue-train --data FILE [--data FILE ...] --out NN.BIN
-//!     [--epochs N] [--batch N] [--lr X] [--lr-decay X] [--lambda L] [--k K]
+//!     [--epochs N] [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K]
 //!     [--loss mse|xent] [--buckets 1|9|45] [--threads N] [--validation-percent P]
-//!     [--seed N] [--max-positions N] [--max-seconds S] [--checkpoint FILE] [--resume FILE]
+//!     [--seed N] [--max-positions N] [--max-seconds S] [--validate-every N]
+//!     [--checkpoint FILE] [--resume FILE]
 //! ```
 //!
-//! Each epoch reports the training loss, the validation loss and positions/s on stderr;
-//! the net of the epoch with the lowest validation loss is exported (and its float
-//! weights written to `--checkpoint`). The last line on stdout gives the figures in
+//! Each epoch (or every `--validate-every` training positions: with little data the net
+//! can overfit within an epoch) reports the training loss, the validation loss and
+//! positions/s on stderr; the net with the lowest validation loss is exported (and its
+//! float weights written to `--checkpoint`). The last line on stdout gives the figures in
 //! `name value` pairs.
 
 use hayanagi_nnue_train::export::Quantised;
@@ -28,6 +30,7 @@ struct Args {
     batch: usize,
     lr: f32,
     lr_decay: f32,
+    weight_decay: f32,
     lambda: f32,
     k: f32,
     loss: Loss,
@@ -37,6 +40,7 @@ struct Args {
     seed: u64,
     max_positions: usize,
     max_seconds: f64,
+    validate_every: usize,
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
 }
@@ -44,9 +48,10 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: hayanagi-nnue-train --data FILE [--data FILE ...] --out NN.BIN [--epochs N] \
-         [--batch N] [--lr X] [--lr-decay X] [--lambda L] [--k K] [--loss mse|xent] \
+         [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K] [--loss mse|xent] \
          [--buckets 1|9|45] [--threads N] [--validation-percent P] [--seed N] \
-         [--max-positions N] [--max-seconds S] [--checkpoint FILE] [--resume FILE]"
+         [--max-positions N] [--max-seconds S] [--validate-every N] [--checkpoint FILE] \
+         [--resume FILE]"
     );
     std::process::exit(2)
 }
@@ -62,8 +67,9 @@ fn parse_args() -> Args {
         out: PathBuf::new(),
         epochs: 10,
         batch: 1024,
-        lr: 1e-3,
+        lr: 3e-4,
         lr_decay: 1.0,
+        weight_decay: 0.0,
         lambda: 0.5,
         // What hayanagi-tune fits on our self-play data (1,506 for tune1): the net then
         // keeps the engine's centipawn scale, a pawn about 100.
@@ -75,6 +81,7 @@ fn parse_args() -> Args {
         seed: 1,
         max_positions: usize::MAX,
         max_seconds: f64::INFINITY,
+        validate_every: usize::MAX,
         checkpoint: None,
         resume: None,
     };
@@ -93,6 +100,7 @@ fn parse_args() -> Args {
             "--batch" => a.batch = (num(v) as usize).max(1),
             "--lr" => a.lr = num(v) as f32,
             "--lr-decay" => a.lr_decay = num(v) as f32,
+            "--weight-decay" => a.weight_decay = num(v) as f32,
             "--lambda" => a.lambda = num(v) as f32,
             "--k" => a.k = num(v) as f32,
             "--loss" => {
@@ -111,6 +119,7 @@ fn parse_args() -> Args {
             "--seed" => a.seed = num(v) as u64,
             "--max-positions" => a.max_positions = num(v) as usize,
             "--max-seconds" => a.max_seconds = num(v),
+            "--validate-every" => a.validate_every = (num(v) as usize).max(1),
             "--checkpoint" => a.checkpoint = Some(PathBuf::from(v)),
             "--resume" => a.resume = Some(PathBuf::from(v)),
             _ => usage(),
@@ -171,52 +180,66 @@ fn main() {
         args.lr,
         threads
     );
-    let mut adam = Adam::new(&mut model, args.lr);
+    let mut adam = Adam::new(&mut model, args.lr, args.weight_decay);
     let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::new(&model)).collect();
     let mut order: Vec<u32> = (0..set.train.len() as u32).collect();
     let mut rng = Rng::new(args.seed ^ 0x5EED);
-    let mut best = (before, model.clone(), 0usize);
+    let mut best = (before, model.clone(), "start".to_string());
     let (mut trained, mut training_seconds) = (0usize, 0.0f64);
     let out_of_time = || started.elapsed().as_secs_f64() > args.max_seconds;
+    let mut out_of_data = false;
     for epoch in 1..=args.epochs {
-        let t0 = Instant::now();
-        let (train_loss, n) = train::epoch(
-            &mut model,
-            &mut adam,
-            &mut grads,
-            &set.train,
-            &mut order,
-            &mut rng,
-            args.batch,
-            &objective,
-            &out_of_time,
-        );
-        let seconds = t0.elapsed().as_secs_f64();
-        trained += n;
-        training_seconds += seconds;
-        if n == 0 {
-            break;
-        }
-        let valid_loss = validate(&model);
-        eprintln!(
-            "epoch {epoch}: train loss {train_loss:.6}, validation loss {valid_loss:.6}, \
-             {:.0} positions/s ({threads} threads), {:.0} s",
-            n as f64 / seconds,
-            started.elapsed().as_secs_f64()
-        );
-        if valid_loss < best.0 {
-            best = (valid_loss, model.clone(), epoch);
-            if let Some(path) = &args.checkpoint {
-                checkpoint::save(&model, path)
-                    .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+        rng.shuffle(&mut order);
+        for (part, ids) in order.chunks(args.validate_every).enumerate() {
+            let t0 = Instant::now();
+            let (loss_sum, n) = train::steps(
+                &mut model,
+                &mut adam,
+                &mut grads,
+                &set.train,
+                ids,
+                args.batch,
+                &objective,
+                &out_of_time,
+            );
+            let seconds = t0.elapsed().as_secs_f64();
+            trained += n;
+            training_seconds += seconds;
+            if n == 0 {
+                out_of_data = true;
+                break;
+            }
+            let valid_loss = validate(&model);
+            let at = if ids.len() == set.train.len() {
+                format!("epoch {epoch}")
+            } else {
+                format!("epoch {epoch}.{}", part + 1)
+            };
+            eprintln!(
+                "{at}: train loss {:.6}, validation loss {valid_loss:.6}, {:.0} positions/s \
+                 ({threads} threads), {:.0} s",
+                loss_sum / n as f64,
+                n as f64 / seconds,
+                started.elapsed().as_secs_f64()
+            );
+            if valid_loss < best.0 {
+                best = (valid_loss, model.clone(), at);
+                if let Some(path) = &args.checkpoint {
+                    checkpoint::save(&model, path)
+                        .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+                }
+            }
+            if n < ids.len() {
+                out_of_data = true; // the time budget ran out within this part
+                break;
             }
         }
         adam.lr *= args.lr_decay;
-        if n < set.train.len() {
-            break; // the time budget ran out within the epoch
+        if out_of_data {
+            break;
         }
     }
-    let (after, net, best_epoch) = best;
+    let (after, net, best_at) = best;
     let quantised = Quantised::new(&net);
     let quantised_loss = train::mean_loss(&set.valid, &objective, threads, |s| {
         quantised.evaluate(s) as f32
@@ -225,15 +248,16 @@ fn main() {
         .write_file(&args.out)
         .unwrap_or_else(|e| fail(format!("{}: {e}", args.out.display())));
     eprintln!(
-        "wrote {} (epoch {best_epoch}): validation loss {before:.6} -> {after:.6}, \
+        "wrote {} ({best_at}): validation loss {before:.6} -> {after:.6}, \
          {quantised_loss:.6} quantised, {} values saturated",
         args.out.display(),
         quantised.saturated
     );
     println!(
         "validation_loss_before {before:.6} validation_loss_after {after:.6} \
-         quantised_validation_loss {quantised_loss:.6} best_epoch {best_epoch} positions {} \
+         quantised_validation_loss {quantised_loss:.6} best {} positions {} \
          positions_per_second {:.0} threads {threads} saturated {} seconds {:.1}",
+        best_at.replace(' ', "_"),
         set.train.len() + set.valid.len(),
         trained as f64 / training_seconds.max(1e-9),
         quantised.saturated,

@@ -137,6 +137,11 @@ impl Gradient {
         }
     }
 
+    /// Whether the batch touched factor row `r`.
+    pub fn touches(&self, r: usize) -> bool {
+        self.is_touched[r]
+    }
+
     /// Row `r` of the factor table's gradient, marked as touched.
     pub fn row_mut(&mut self, r: u32) -> &mut [f32] {
         let i = r as usize;

@@ -6,7 +6,6 @@
 
 use crate::data::Sample;
 use crate::model::{Gradient, Model, Trace, HALF};
-use crate::rng::Rng;
 
 /// The loss of a prediction `p = sigmoid(cp / K)` against the target
 /// `t = lambda * result + (1 - lambda) * sigmoid(score / K)`.
@@ -82,6 +81,11 @@ where
 /// Adam's state for every parameter.
 pub struct Adam {
     pub lr: f32,
+    /// Decoupled weight decay of the feature rows per step, times `lr`: with few games
+    /// the rows otherwise learn the positions of the training games (the net overfits
+    /// within one or two epochs of 200,000 positions). Applied to a row when a batch
+    /// touches it, as its moments are.
+    pub weight_decay: f32,
     step: i32,
     ft_m: Vec<f32>,
     ft_v: Vec<f32>,
@@ -93,20 +97,23 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
+/// One Adam step of `w`, after shrinking it by `decay` (decoupled weight decay,
+/// Loshchilov & Hutter's AdamW: the pull towards zero does not go through the moments).
 #[inline(always)]
-fn adam_update(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], rate: f32) {
+fn adam_update(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], rate: f32, decay: f32) {
     for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
         *m = BETA1 * *m + (1.0 - BETA1) * g;
         *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-        *w -= rate * *m / (v.sqrt() + EPSILON);
+        *w -= *w * decay + rate * *m / (v.sqrt() + EPSILON);
     }
 }
 
 impl Adam {
-    pub fn new(model: &mut Model, lr: f32) -> Adam {
+    pub fn new(model: &mut Model, lr: f32, weight_decay: f32) -> Adam {
         let dense: Vec<Vec<f32>> = model.dense().iter().map(|d| vec![0.0; d.len()]).collect();
         Adam {
             lr,
+            weight_decay,
             step: 0,
             ft_m: vec![0.0; model.ft.len()],
             ft_v: vec![0.0; model.ft.len()],
@@ -122,32 +129,36 @@ impl Adam {
         let scale = 1.0 / n as f32;
         // Bias correction folded into the rate (Kingma & Ba, end of section 2).
         let rate = self.lr * (1.0 - BETA2.powi(self.step)).sqrt() / (1.0 - BETA1.powi(self.step));
+        // Rows: each row some thread touched is summed over the threads and updated
+        // once, the rows shared out among the threads.
+        let decay = self.lr * self.weight_decay;
+        let shared: &[Gradient] = grads;
+        let mut rows: Vec<_> = model
+            .ft
+            .chunks_exact_mut(HALF)
+            .zip(self.ft_m.chunks_exact_mut(HALF))
+            .zip(self.ft_v.chunks_exact_mut(HALF))
+            .enumerate()
+            .filter(|(r, _)| shared.iter().any(|g| g.touches(*r)))
+            .collect();
+        let per_thread = rows.len().div_ceil(shared.len()).max(1);
+        std::thread::scope(|scope| {
+            for part in rows.chunks_mut(per_thread) {
+                scope.spawn(move || {
+                    let mut g = [0.0f32; HALF];
+                    for (r, ((w, m), v)) in part.iter_mut() {
+                        g.fill(0.0);
+                        for t in shared.iter().filter(|t| t.touches(*r)) {
+                            for (a, b) in g.iter_mut().zip(&t.ft[*r * HALF..(*r + 1) * HALF]) {
+                                *a += b * scale;
+                            }
+                        }
+                        adam_update(w, &g, m, v, rate, decay);
+                    }
+                });
+            }
+        });
         let (first, rest) = grads.split_first_mut().expect("at least one thread");
-        // Rows: sum the other threads' rows into the first's, then update each once.
-        for other in rest.iter_mut() {
-            for i in 0..other.touched.len() {
-                let r = other.touched[i] as usize;
-                let src = &other.ft[r * HALF..(r + 1) * HALF];
-                let dst = first.row_mut(r as u32);
-                for (d, s) in dst.iter_mut().zip(src) {
-                    *d += s;
-                }
-            }
-        }
-        let mut g = [0.0f32; HALF];
-        for &r in &first.touched {
-            let at = r as usize * HALF..(r as usize + 1) * HALF;
-            for (gi, s) in g.iter_mut().zip(&first.ft[at.clone()]) {
-                *gi = s * scale;
-            }
-            adam_update(
-                &mut model.ft[at.clone()],
-                &g,
-                &mut self.ft_m[at.clone()],
-                &mut self.ft_v[at],
-                rate,
-            );
-        }
         // Dense parts: summed in the first gradient, then one update.
         for other in rest.iter_mut() {
             for (d, s) in first.dense().into_iter().zip(other.dense()) {
@@ -158,7 +169,7 @@ impl Adam {
         }
         for (i, (w, g)) in model.dense().into_iter().zip(first.dense()).enumerate() {
             g.iter_mut().for_each(|x| *x *= scale);
-            adam_update(w, g, &mut self.dense_m[i], &mut self.dense_v[i], rate);
+            adam_update(w, g, &mut self.dense_m[i], &mut self.dense_v[i], rate, 0.0);
         }
         model.clamp_to_int8();
         for g in grads.iter_mut() {
@@ -167,22 +178,20 @@ impl Adam {
     }
 }
 
-/// One pass over `train` in a random order, `batch` positions a step. Returns the mean
-/// training loss of the positions as they were evaluated (before each step), and the
-/// positions trained. `stop` is asked before each batch (a time budget).
+/// Train on the positions `ids` of `train` in that order, `batch` positions a step.
+/// Returns the sum of the training losses of the positions as they were evaluated (before
+/// each step) and how many were trained. `stop` is asked before each batch (a time budget).
 #[allow(clippy::too_many_arguments)]
-pub fn epoch(
+pub fn steps(
     model: &mut Model,
     adam: &mut Adam,
     grads: &mut [Gradient],
     train: &[Sample],
-    order: &mut [u32],
-    rng: &mut Rng,
+    order: &[u32],
     batch: usize,
     objective: &Objective,
     stop: &dyn Fn() -> bool,
 ) -> (f64, usize) {
-    rng.shuffle(order);
     let mut total = 0.0f64;
     let mut done = 0usize;
     for ids in order.chunks(batch.max(1)) {
@@ -219,5 +228,5 @@ pub fn epoch(
         done += ids.len();
         adam.step(model, grads, ids.len());
     }
-    (total / done.max(1) as f64, done)
+    (total, done)
 }
