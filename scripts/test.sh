@@ -15,6 +15,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 cargo test --release
 # The workspace's tools: the evaluation tuner's pipeline test (gensfen records, then a fit).
 cargo test --release -p hayanagi-tune
+# The NNUE trainer: its nets load in the engine and evaluate as its integer pass does, and
+# its pipeline test (gensfen records, a short training, EvalFile).
+cargo test --release -p hayanagi-nnue-train
 # The debug profile as well: debug_assert!s and overflow checks only run there (about 3
 # minutes on 2 cores, build included).
 cargo test --quiet

@@ -11,7 +11,8 @@
 //! * Rules: [`Position`] (SFEN in and out through [`FromStr`](std::str::FromStr) and
 //!   [`Display`](std::fmt::Display)), [`Move`], move generation ([`legal`],
 //!   [`generate`]), [`perft`], game outcomes ([`GameRules`], [`GameState`]).
-//! * Evaluation: [`Evaluator`] (classical or an NNUE [`Network`] loaded from `nn.bin`).
+//! * Evaluation: [`Evaluator`] (classical or an NNUE [`Network`] loaded from `nn.bin`;
+//!   its HalfKP features through [`nnue_active_features`], for trainers).
 //! * Learning: [`generate_training_data`] (self-play positions as [`TrainingRecord`]s, the
 //!   `PackedSfenValue` of YaneuraOu's learner, positions packed as [`PackedSfen`]).
 //! * Front ends: [`serve_stdio`] (the USI engine) and [`run_bench`] (the bench signature).
@@ -53,6 +54,12 @@ pub use engine::{
     TtProbe,
 };
 pub use eval::classic::features as classic_features;
+// Read-only HalfKP numbering for trainers (tools/nnue-train): the one owner of the feature
+// indices, so a trainer's table lines up with the loader's.
+pub use eval::nnue::features::{
+    active_features as nnue_active_features, can_evaluate as nnue_can_evaluate,
+    ACTIVE_FEATURES as NNUE_ACTIVE_FEATURES, FE_END as NNUE_FE_END, N_FEATURES as NNUE_FEATURES,
+};
 pub use eval::nnue::{
     load_bytes as load_network_bytes, load_file as load_network, LoadError, LoadErrorKind,
     Loaded as LoadedNetwork, NnueEvaluator, SimdLevel, DEFAULT_FV_SCALE,
