@@ -86,7 +86,7 @@ pub fn for_each_term(pos: &Position, mut emit: impl FnMut(usize, i32)) {
     let mut double = [Bitboard::EMPTY; 2];
     let mut minor_attacks = [Bitboard::EMPTY; 2];
     let mut attackers = [0usize; 2];
-    let wide = |c: Color| pos.king_square(c).map_or(Bitboard::EMPTY, |k| wide_zone(k));
+    let wide = |c: Color| pos.king_square(c).map_or(Bitboard::EMPTY, square_5x5);
     let wide_zone = [wide(Color::Black), wide(Color::White)];
     for c in Color::ALL {
         let own = pos.pieces(c);
@@ -158,10 +158,15 @@ pub fn for_each_term(pos: &Position, mut emit: impl FnMut(usize, i32)) {
                 .sum::<u32>()
                 .min(3) as usize;
             emit(BASE + KING_DANGER + (covered * 4 + held) * 9 + weak, s);
-            emit(BASE + KING_DOUBLE + (near & double[them]).count() as usize, s);
+            emit(
+                BASE + KING_DOUBLE + (near & double[them]).count() as usize,
+                s,
+            );
             emit(BASE + KING_ATTACKERS + attackers[them].min(10), s);
-            let major = (hand.count(PieceType::Rook) + hand.count(PieceType::Bishop)).min(2) as usize;
-            let minor = (hand.count(PieceType::Gold) + hand.count(PieceType::Silver)).min(3) as usize;
+            let major =
+                (hand.count(PieceType::Rook) + hand.count(PieceType::Bishop)).min(2) as usize;
+            let minor =
+                (hand.count(PieceType::Gold) + hand.count(PieceType::Silver)).min(3) as usize;
             emit(BASE + KING_HAND + (major * 4 + minor) * 9 + weak, s);
             // Squares from which a dropped enemy piece would check, as the attacks of
             // the same kind of our own piece standing on the king's square.
@@ -197,7 +202,7 @@ pub fn for_each_term(pos: &Position, mut emit: impl FnMut(usize, i32)) {
 }
 
 /// The 5 x 5 square centred on `sq` (cut by the board's edges).
-fn wide_zone(sq: Square) -> Bitboard {
+fn square_5x5(sq: Square) -> Bitboard {
     static ZONES: std::sync::LazyLock<[Bitboard; 81]> = std::sync::LazyLock::new(|| {
         let t = tables();
         std::array::from_fn(|i| {
@@ -268,7 +273,10 @@ mod tests {
         // The same with white to move: the owners' sides swap.
         let t = terms("4k4/9/4g4/4P4/9/9/9/9/4K4 w - 1");
         assert_eq!(t.get(&(B + HANGING + gold)), Some(&-1));
-        assert_eq!(t.get(&(B + HANGING + B + PieceType::Pawn.index())), Some(&1));
+        assert_eq!(
+            t.get(&(B + HANGING + B + PieceType::Pawn.index())),
+            Some(&1)
+        );
         // A defended piece does not hang: the king on 5a covers a gold on 5b.
         let t = terms("4k4/4g4/4P4/9/9/9/9/9/4K4 b - 1");
         assert_eq!(t.get(&(B + HANGING + B + gold)), None);

@@ -28,7 +28,7 @@ pub struct Weights {
     pub mobility: [i32; PieceType::NB],
     /// Bonus for the side to move.
     pub tempo: i32,
-    /// The attack-map terms of [`attack_terms`] (king danger, drop checks, hanging
+    /// The attack-map terms of `src/eval/attack_terms.rs` (king danger, drop checks, hanging
     /// pieces, pawn threats, saturating mobility), in its layout.
     pub attack: [i32; attack_terms::PARAMS],
 }
