@@ -79,6 +79,23 @@ def copy_binary(src, dest):
     return str(dest)
 
 
+def stage_eval_file(options, bin_dir):
+    """A net given as EvalFile=PATH is copied into the run's bin/ folder, so that the run
+    keeps the net it started with (as it keeps its binaries), and named as EvalDir (that
+    folder) plus EvalFile (the file's name): shogiarena reads EvalFile the way YaneuraOu
+    does, relative to EvalDir (default "eval"), and sends an absolute EvalFile on as its
+    bare name, which the engine would look for in its working directory."""
+    path = options.get("EvalFile")
+    if not path or path == "<empty>":
+        return options
+    src = Path(path).expanduser().resolve()
+    if not src.is_file():
+        sys.exit(f"EvalFile: no such file: {src}")
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, bin_dir / src.name)
+    return {**options, "EvalDir": str(bin_dir.resolve()), "EvalFile": src.name}
+
+
 def parse_options(pairs):
     """['K=V', ...] -> {K: V} with ints and true/false converted."""
     out = {}

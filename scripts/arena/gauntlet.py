@@ -67,7 +67,8 @@ def main():
         params["sha256"] = common.sha256(binary)
         clock = {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": params["margin"]}
         relay = common.copy_binary(common.HERE / "usi_advertise.py", dest / "bin" / "usi_advertise.py")
-        options = {**common.HAYANAGI_OPTIONS, **params["options"]}
+        options = common.stage_eval_file({**common.HAYANAGI_OPTIONS, **params["options"]},
+                                         dest / "bin")
         engines = [{"name": "hayanagi", "engine_path": common.engine_file(
             dest / "engines" / "hayanagi.yaml", "hayanagi", binary, options)}]
         for key in params["opponents"].split(","):

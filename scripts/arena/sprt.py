@@ -62,7 +62,8 @@ def main():
         params["sha256"] = {side: common.sha256(path) for side, path in bins.items()}
         engines = []
         for side in ("new", "base"):
-            options = {**common.HAYANAGI_OPTIONS, **params[f"{side}_options"]}
+            options = common.stage_eval_file(
+                {**common.HAYANAGI_OPTIONS, **params[f"{side}_options"]}, dest / "bin")
             engines.append({"name": side, "engine_path": common.engine_file(
                 dest / "engines" / f"{side}.yaml", side, bins[side], options)})
         config = {
