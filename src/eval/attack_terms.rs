@@ -5,6 +5,7 @@
 //! rest (§14.3); [`for_each_term`] is the one place that defines them, for the evaluation
 //! and for the tuner's feature lists alike.
 
+use super::classic::sign;
 use crate::shogi::attacks::tables;
 use crate::shogi::{Bitboard, Color, PieceType, Position, Square};
 
@@ -60,15 +61,6 @@ pub const DROP_CHECKERS: [PieceType; 6] = [
     PieceType::Bishop,
     PieceType::Rook,
 ];
-
-#[inline(always)]
-fn sign(c: Color) -> i32 {
-    if c == Color::Black {
-        1
-    } else {
-        -1
-    }
-}
 
 /// Calls `emit(index, coefficient)` for every term of `pos`, `index` counted from the
 /// first linear mobility weight (`layout::MOBILITY`): indices below `PieceType::NB` are

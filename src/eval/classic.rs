@@ -30,8 +30,9 @@ pub struct ClassicEvaluator {
     stack: Vec<Accumulator>,
 }
 
+/// +1 for black, -1 for white: terms are summed from black's point of view.
 #[inline(always)]
-fn sign(c: Color) -> i32 {
+pub(super) fn sign(c: Color) -> i32 {
     if c == Color::Black {
         1
     } else {
