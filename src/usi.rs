@@ -123,9 +123,15 @@ impl UsiSession {
             "" => {}
             "usi" => self.usi(),
             "isready" => {
-                // Heavy initialisation (table, book) happens here, never before `usiok`.
-                // During a search `ready` is refused as busy; the answer is the same.
+                // Heavy initialisation (table, book, net, and clearing a used table for the
+                // next game) happens here, never before `usiok` nor at `usinewgame`, when
+                // a GUI may already run the game's clock. During a search both are refused
+                // as busy; the answer is the same.
                 match engine.ready() {
+                    Ok(()) | Err(EngineError::Busy) => {}
+                    Err(e) => self.error(e),
+                }
+                match engine.prepare_new_game() {
                     Ok(()) | Err(EngineError::Busy) => {}
                     Err(e) => self.error(e),
                 }
@@ -134,7 +140,7 @@ impl UsiSession {
             "setoption" => self.setoption(engine, rest),
             "usinewgame" => {
                 if let Err(e) = engine.new_game() {
-                    self.error(e);
+                    self.error(format!("usinewgame: {e}"));
                 }
             }
             "position" => {
@@ -452,4 +458,87 @@ pub fn serve_stdio() -> i32 {
     // End of input: a running search (even `go infinite`) ends with its best move.
     session.finish(&engine);
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tt::Bound;
+    use crate::shogi::Move;
+    use parking_lot::Mutex;
+
+    fn session() -> (Engine, UsiSession, Arc<Mutex<Vec<String>>>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        let out: Output = Arc::new(move |l: &str| sink.lock().push(l.to_string()));
+        let engine = Engine::new();
+        attach(&engine, &out);
+        (engine, UsiSession::new(out), lines)
+    }
+
+    fn search(engine: &Engine, session: &UsiSession) {
+        session.command(engine, "position startpos");
+        session.command(engine, "go depth 4");
+        engine.wait(None);
+    }
+
+    /// An entry no search wrote, to see whether a command cleared the table.
+    const MARKER: u64 = 0x1234_5678_9abc_def1;
+
+    fn plant_marker(engine: &Engine) {
+        engine
+            .tt()
+            .store(MARKER, Move::NONE, 7, None, 3, Bound::Exact, false);
+        assert!(engine.probe_tt_key(MARKER).is_some());
+    }
+
+    #[test]
+    fn isready_clears_a_used_table_so_usinewgame_does_no_heavy_work() {
+        let (engine, session, lines) = session();
+        search(&engine, &session);
+        assert!(engine.tt().is_used() && engine.probe_tt().is_some());
+        session.command(&engine, "isready");
+        assert!(!engine.tt().is_used());
+        assert!(engine.probe_tt().is_none());
+        // The table is clean and no search ran since: `usinewgame` leaves it alone (the
+        // entry planted without a search survives).
+        plant_marker(&engine);
+        session.command(&engine, "usinewgame");
+        assert!(engine.probe_tt_key(MARKER).is_some());
+        assert!(lines.lock().iter().all(|l| !l.contains("error")));
+    }
+
+    #[test]
+    fn usinewgame_without_isready_still_clears_a_used_table() {
+        let (engine, session, _) = session();
+        session.command(&engine, "isready");
+        search(&engine, &session);
+        plant_marker(&engine);
+        session.command(&engine, "usinewgame");
+        assert!(engine.probe_tt_key(MARKER).is_none());
+        assert!(engine.probe_tt().is_none());
+        // A second game after isready: cleared there, not again at usinewgame.
+        search(&engine, &session);
+        session.command(&engine, "isready");
+        plant_marker(&engine);
+        session.command(&engine, "usinewgame");
+        assert!(engine.probe_tt_key(MARKER).is_some());
+    }
+
+    #[test]
+    fn a_parallel_clear_empties_every_part_of_a_large_table() {
+        let tt = crate::search::TranspositionTable::try_new(128).unwrap();
+        let keys: Vec<u64> = (0..4096u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        tt.next_generation();
+        for &k in &keys {
+            tt.store(k, Move::NONE, 1, None, 1, Bound::Exact, false);
+        }
+        let stored = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert!(stored > 4000, "{stored}");
+        assert!(tt.clear_if_used());
+        assert_eq!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count(), 0);
+        assert!(!tt.clear_if_used());
+    }
 }

@@ -697,14 +697,25 @@ impl Engine {
         if let Err(EngineError::Busy) = ready {
             return ready;
         }
-        // Also when a net failed to load: the new game still starts clean, the table now and
-        // the search threads' histories at the next search.
-        self.tt().clear();
+        // Also when a net failed to load: the new game still starts clean, the table now (a
+        // no-op when `prepare_new_game` cleared it and no search ran since) and the search
+        // threads' histories at the next search.
+        self.tt().clear_if_used();
         self.shared.new_game_pending.store(true, Ordering::Release);
         // A fixed seed repeats the same choices in every game.
         let seed = self.shared.options.lock().random_seed;
         *self.shared.rng.lock() = seeded_rng(seed);
         ready
+    }
+
+    /// Do the heavy part of [`Engine::new_game`] ahead of time (the USI `isready` step
+    /// before a game): clear the table if a search has used it, on all cores, so that the
+    /// `new_game` that follows costs nothing when the game's clock already runs. Refused
+    /// as busy during a search.
+    pub fn prepare_new_game(&self) -> Result<(), EngineError> {
+        let _idle = self.lock_idle()?;
+        self.tt().clear_if_used();
+        Ok(())
     }
 
     /// The table this engine uses.

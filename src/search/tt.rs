@@ -21,7 +21,7 @@
 
 use crate::shogi::Move;
 use crate::util::memory::{AllocError, Zeroable, ZeroedBuf};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// Kind of score stored (DESIGN.md §3.1): the search's one bound enum, whose
 /// discriminants are the entry's two bound bits.
@@ -145,6 +145,22 @@ pub struct TranspositionTable {
     /// `EvalConfig::tag` of the evaluation whose static evals the entries hold.
     eval_tag: AtomicU64,
     mib: usize,
+    /// Whether a search has started on the table since it was last cleared: clearing an
+    /// unused table is skipped, so a `usinewgame` right after `isready` costs nothing.
+    used: AtomicBool,
+}
+
+/// A clear is split over threads only in pieces of at least this much memory: spawning a
+/// thread costs tens of microseconds, zeroing 32 MiB a few milliseconds.
+const CLEAR_BYTES_PER_THREAD: usize = 32 << 20;
+
+fn clear_clusters(clusters: &[Cluster]) {
+    for c in clusters {
+        for s in &c.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.payload.store(0, Ordering::Relaxed);
+        }
+    }
 }
 
 fn replacement_score(e: &TtEntry, generation: u8) -> usize {
@@ -167,6 +183,7 @@ impl TranspositionTable {
             generation: AtomicU8::new(0),
             eval_tag: AtomicU64::new(0),
             mib,
+            used: AtomicBool::new(false),
         })
     }
 
@@ -180,15 +197,39 @@ impl TranspositionTable {
         self.clusters.len() * CLUSTER_SIZE
     }
 
-    /// Forget everything.
+    /// Forget everything, zeroing the table on as many threads as the machine has cores
+    /// (a 4 GiB table takes seconds on one).
     pub fn clear(&self) {
-        for c in self.clusters.iter() {
-            for s in &c.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.payload.store(0, Ordering::Relaxed);
-            }
+        let clusters: &[Cluster] = &self.clusters;
+        let bytes = std::mem::size_of_val(clusters);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = cores.min(bytes / CLEAR_BYTES_PER_THREAD).max(1);
+        if threads == 1 {
+            clear_clusters(clusters);
+        } else {
+            let chunk = clusters.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for part in clusters.chunks(chunk) {
+                    scope.spawn(move || clear_clusters(part));
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.used.store(false, Ordering::Release);
+    }
+
+    /// Clear the table if a search has used it since the last clear; true when it did.
+    pub fn clear_if_used(&self) -> bool {
+        let used = self.used.load(Ordering::Acquire);
+        if used {
+            self.clear();
+        }
+        used
+    }
+
+    /// Whether a search has started on the table since it was last cleared.
+    pub fn is_used(&self) -> bool {
+        self.used.load(Ordering::Acquire)
     }
 
     /// A search with the evaluation of `tag` (`EvalConfig::tag`) starts: when the entries
@@ -199,10 +240,13 @@ impl TranspositionTable {
         if self.eval_tag.swap(tag, Ordering::AcqRel) != tag {
             self.clear();
         }
+        // The search that called this writes into the table now.
+        self.used.store(true, Ordering::Release);
     }
 
     /// Start a new search (DESIGN.md §3.5).
     pub fn next_generation(&self) {
+        self.used.store(true, Ordering::Release);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
