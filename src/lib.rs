@@ -50,8 +50,8 @@ pub mod ffi;
 
 pub use bench::{run_bench, BenchSummary, BENCH_POSITIONS};
 pub use engine::{
-    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, SearchState,
-    TtProbe,
+    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, ProgressSink,
+    SearchState, TtProbe,
 };
 pub use eval::classic::features as classic_features;
 // Read-only HalfKP numbering for trainers (tools/nnue-train): the one owner of the feature
@@ -82,7 +82,9 @@ pub use search::mate::{
 pub use search::threads::ParallelMode;
 pub use search::time::TimeOptions;
 pub use search::worker::{Features, SearchResult, NEVER_RESIGN};
-pub use search::{BestMove, Info, Limits, Score, ScoreBound, TranspositionTable, MATE, MAX_PLY};
+pub use search::{
+    BestMove, Info, Limits, Progress, Score, ScoreBound, TranspositionTable, MATE, MAX_PLY,
+};
 pub use shogi::packed_sfen::{
     move_from_psv, move_to_psv, PackedSfen, PackedSfenError, UnpackedSfen,
 };

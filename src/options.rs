@@ -76,9 +76,22 @@ pub struct EngineOptions {
     pub eval_dir: String,
     /// `FV_SCALE`: the net's output is divided by this (default 16).
     pub fv_scale: u32,
+    /// `PvInterval`: least time between two info lines of iterations before the last (ms;
+    /// 0: every iteration). The final line at the end of a search always comes.
+    pub pv_interval_ms: u64,
+    /// `ConsiderationMode`: analysis (検討) output: every iteration's lines regardless of
+    /// `PvInterval`, and no fail-high / fail-low bound lines.
+    pub consideration_mode: bool,
+    /// `DepthLimit`: no search goes deeper than this (0: no limit), whatever it asks.
+    pub depth_limit: u32,
+    /// `NodesLimit`: no search counts more nodes than this (0: no limit).
+    pub nodes_limit: u64,
     /// `Tune_*` (hidden): the search parameters (DESIGN.md §6.5).
     pub search: SearchParams,
 }
+
+/// The default of `PvInterval` (ms): GUIs redraw their PV pane about as often.
+pub const DEFAULT_PV_INTERVAL_MS: u64 = 200;
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -103,6 +116,10 @@ impl Default for EngineOptions {
             eval_file: String::new(),
             eval_dir: String::new(),
             fv_scale: nnue::DEFAULT_FV_SCALE as u32,
+            pv_interval_ms: DEFAULT_PV_INTERVAL_MS,
+            consideration_mode: false,
+            depth_limit: 0,
+            nodes_limit: 0,
             search: SearchParams::default(),
         }
     }
@@ -407,6 +424,10 @@ pub static OPTIONS: &[OptionDef] = &[
         |v: &str| v.trim().to_string(),
         "YaneuraOu \"DB2016\" text book, loaded at `isready`; moves chosen by their count; bad lines skipped with a warning"
     ),
+    spin!("DepthLimit", 0, crate::request::MAX_DEPTH, |o| o.depth_limit, "no search goes deeper than this, whatever `go` asks (0: no limit)"),
+    spin!("NodesLimit", 0, i64::MAX, |o| o.nodes_limit, "no search counts more nodes than this, whatever `go` asks (0: no limit)"),
+    spin!("PvInterval", 0, 60_000, |o| o.pv_interval_ms, "least time between info lines of unfinished searches (ms; 0: every iteration; `go infinite` shows every iteration); the final line always comes"),
+    check!("ConsiderationMode", |o| o.consideration_mode, "analysis output: every iteration's lines whatever `PvInterval` says, no fail-high/low bound lines"),
     spin!("SkillLevel", 0, FULL_STRENGTH, |o| o.skill_level, "below 20: depth capped at level + 1, four root moves compared, a worse move chosen with weight exp(-loss / ((20 - level) x 15 cp))"),
     OptionDef {
         side_effect: SideEffect::Reseed,

@@ -12,10 +12,11 @@
 //! | a clock of 0 | a move at once: a GUI that clamps a remaining time to 0 gets a move |
 //! | `multipv` | 1 to [`MAX_MULTIPV`], else refused |
 //! | `searchmoves` | every move legal, else refused |
+//! | `DepthLimit`, `NodesLimit` options (not 0) | cap every request's depth / nodes (the smaller wins); a request without a limit of its own still runs until `stop` |
 //! | perft depth | 0 to [`MAX_PERFT_DEPTH`], else refused |
 
 use crate::engine::EngineError;
-use crate::options::MAX_MULTIPV;
+use crate::options::{EngineOptions, MAX_MULTIPV};
 use crate::search::{Limits, MAX_PLY};
 use crate::shogi::Position;
 
@@ -47,8 +48,13 @@ fn has_limit(l: &Limits) -> bool {
         || l.uses_clock()
 }
 
-/// The request as the search runs it, or why it is refused.
-pub fn normalize(mut limits: Limits, pos: &Position) -> Result<Limits, EngineError> {
+/// The request as the search runs it, or why it is refused. `DepthLimit` and `NodesLimit`
+/// of `options` cap every request (the smaller limit wins).
+pub fn normalize(
+    mut limits: Limits,
+    pos: &Position,
+    options: &EngineOptions,
+) -> Result<Limits, EngineError> {
     for &m in &limits.searchmoves {
         if !pos.is_legal(m) {
             return Err(EngineError::InvalidLimits(format!(
@@ -66,6 +72,14 @@ pub fn normalize(mut limits: Limits, pos: &Position) -> Result<Limits, EngineErr
     if !has_limit(&limits) {
         limits.infinite = true;
     }
+    if options.depth_limit > 0 {
+        let cap = options.depth_limit;
+        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+    }
+    if options.nodes_limit > 0 {
+        let cap = options.nodes_limit;
+        limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+    }
     limits.depth = limits.depth.map(|d| d.clamp(1, MAX_DEPTH));
     limits.nodes = limits.nodes.map(|n| n.max(1));
     Ok(limits)
@@ -76,7 +90,7 @@ mod tests {
     use super::*;
 
     fn norm(l: Limits) -> Limits {
-        normalize(l, &Position::startpos()).unwrap()
+        normalize(l, &Position::startpos(), &EngineOptions::default()).unwrap()
     }
 
     #[test]
@@ -115,6 +129,6 @@ mod tests {
             multipv: Some(MAX_MULTIPV + 1),
             ..Limits::default()
         };
-        assert!(normalize(bad, &Position::startpos()).is_err());
+        assert!(normalize(bad, &Position::startpos(), &EngineOptions::default()).is_err());
     }
 }

@@ -10,7 +10,7 @@
 use crate::bench::run_bench;
 use crate::engine::{Engine, EngineError, MateRequest};
 use crate::search::mate::MateReport;
-use crate::search::{BestMove, Info, Limits};
+use crate::search::{BestMove, Info, Limits, Progress};
 use crate::shogi::{Color, Position, Square, Validation};
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,6 +29,8 @@ pub enum Flow {
 pub fn attach(engine: &Engine, out: &Output) {
     let o = out.clone();
     engine.set_info_sink(Some(Box::new(move |i: &Info| o(&i.to_usi()))));
+    let o = out.clone();
+    engine.set_progress_sink(Some(Box::new(move |p: &Progress| o(&p.to_usi()))));
     let o = out.clone();
     engine.set_bestmove_sink(Some(Box::new(move |b: &BestMove| o(&b.to_usi()))));
     let o = out.clone();

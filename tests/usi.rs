@@ -593,3 +593,131 @@ fn request_rules_are_the_engines() {
     e.send("stop");
     e.expect("bestmove", is_bestmove);
 }
+
+fn depth_of(line: &str) -> Option<u32> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.iter().position(|&x| x == "depth")?;
+    w.get(i + 1)?.parse().ok()
+}
+
+fn pv_lines(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect()
+}
+
+#[test]
+fn pv_interval_zero_shows_every_iteration_and_the_final_line_always_comes() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name RootMateSearch value false");
+    e.send("setoption name PvInterval value 0");
+    e.send("position startpos");
+    e.send("go depth 7");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    let depths: Vec<u32> = pv_lines(&lines)
+        .iter()
+        .filter(|l| !l.contains("bound"))
+        .filter_map(|l| depth_of(l))
+        .collect();
+    // Depths 1-7, then the final line of depth 7 again (the same PV, the final figures).
+    assert_eq!(depths, vec![1, 2, 3, 4, 5, 6, 7, 7], "{lines:?}");
+
+    // The default interval (200 ms) hides the early iterations of a quick search, but its
+    // final line still comes.
+    e.send("setoption name PvInterval value 200");
+    e.send("go depth 7");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    let pv = pv_lines(&lines);
+    assert!(pv.len() < 8, "{lines:?}");
+    assert_eq!(depth_of(pv.last().unwrap()), Some(7), "{lines:?}");
+}
+
+#[test]
+fn depth_limit_and_nodes_limit_cap_every_go() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name RootMateSearch value false");
+    e.send("setoption name DepthLimit value 3");
+    e.send("position startpos");
+    e.send("go btime 0 wtime 0 byoyomi 60000");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    let last = pv_lines(&lines).last().unwrap().to_string();
+    assert_eq!(depth_of(&last), Some(3), "{lines:?}");
+    // A request for less keeps its own limit.
+    e.send("go depth 2");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    assert_eq!(depth_of(pv_lines(&lines).last().unwrap()), Some(2));
+
+    e.send("setoption name DepthLimit value 0");
+    e.send("setoption name NodesLimit value 5000");
+    e.send("go depth 30");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    let last = pv_lines(&lines).last().unwrap().to_string();
+    let w: Vec<&str> = last.split_whitespace().collect();
+    let nodes: u64 = w[w.iter().position(|&x| x == "nodes").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!((5000..5100).contains(&nodes), "{last}");
+}
+
+#[test]
+fn long_iterations_send_progress_lines() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name RootMateSearch value false");
+    // No iteration line after the first for a minute: only progress lines fill the gap.
+    e.send("setoption name PvInterval value 60000");
+    e.send("position startpos");
+    e.send("go nodes 4000000");
+    let (_, lines) = e.expect("bestmove", is_bestmove);
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info nodes "))
+        .collect();
+    assert!(!progress.is_empty(), "{lines:?}");
+    for l in &progress {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(
+            (w[1], w[3], w[5], w[7]),
+            ("nodes", "nps", "time", "hashfull"),
+            "{l}"
+        );
+    }
+}
+
+fn score_of(line: &str) -> String {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.iter().position(|&x| x == "score").unwrap();
+    format!("{} {}", w[i + 1], w[i + 2])
+}
+
+#[test]
+fn the_line_at_stop_pairs_each_score_with_its_own_depth() {
+    let mut e = UsiProcess::start();
+    e.send("setoption name RootMateSearch value false");
+    e.send("setoption name ConsiderationMode value true");
+    for (k, position) in [
+        "position startpos moves 7g7f 3c3d 2g2f",
+        "position startpos moves 2g2f 8c8d 2f2e 8d8e",
+    ]
+    .iter()
+    .enumerate()
+    {
+        e.send(position);
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(1200 + 300 * k as u64));
+        e.send("stop");
+        let (_, lines) = e.expect("bestmove", is_bestmove);
+        assert!(lines.iter().all(|l| !l.contains("bound")), "{lines:?}");
+        let pv = pv_lines(&lines);
+        let (last, iterations) = pv.split_last().unwrap();
+        let completed = iterations.last().unwrap();
+        let (d_last, d_completed) = (depth_of(last).unwrap(), depth_of(completed).unwrap());
+        if d_last == d_completed {
+            // Nothing of the unfinished iteration counts: the last iteration's score.
+            assert_eq!(score_of(last), score_of(completed), "{lines:?}");
+        } else {
+            // The unfinished iteration's best move was searched: its depth with its score.
+            assert_eq!(d_last, d_completed + 1, "{lines:?}");
+        }
+    }
+}

@@ -31,7 +31,7 @@ use crate::search::threads::{Job, ThreadPool};
 use crate::search::time::TimeManager;
 use crate::search::tt::{score_from_tt, TranspositionTable};
 use crate::search::worker::{Control, SearchConfig, SearchResult};
-use crate::search::{BestMove, Info, Limits, Report, Score, ScoreBound};
+use crate::search::{BestMove, Info, Limits, Progress, Report, Score, ScoreBound};
 use crate::shogi::{Move, Position, PositionError};
 use crate::util::memory::AllocError;
 use crate::util::rng::Rng;
@@ -99,11 +99,15 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 type InfoFn = SinkFn<Info>;
+type ProgressFn = SinkFn<Progress>;
 type BestMoveFn = SinkFn<BestMove>;
 type MateFn = SinkFn<MateReport>;
 type LogFn = SinkFn<str>;
 /// Receives info lines.
 pub type InfoSink = Box<InfoFn>;
+/// Receives the progress figures of long iterations (about once a second between info
+/// lines).
+pub type ProgressSink = Box<ProgressFn>;
 /// Receives the best move at the end of each search.
 pub type BestMoveSink = Box<BestMoveFn>;
 /// Receives the answer of each mate search ([`Engine::go_mate`]).
@@ -117,6 +121,7 @@ pub type LogSink = Box<LogFn>;
 #[derive(Default)]
 struct Sinks {
     info: Option<Arc<InfoFn>>,
+    progress: Option<Arc<ProgressFn>>,
     bestmove: Option<Arc<BestMoveFn>>,
     mate: Option<Arc<MateFn>>,
     log: Option<Arc<LogFn>>,
@@ -129,6 +134,11 @@ impl SinkSet {
     fn info(&self, info: &Info) {
         let sink = self.0.read().info.clone();
         call(sink, info);
+    }
+
+    fn progress(&self, progress: &Progress) {
+        let sink = self.0.read().progress.clone();
+        call(sink, progress);
     }
 
     fn bestmove(&self, best: &BestMove) {
@@ -162,6 +172,10 @@ struct SinkReport(Arc<SinkSet>);
 impl Report for SinkReport {
     fn info(&self, info: &Info) {
         self.0.info(info);
+    }
+
+    fn progress(&self, progress: &Progress) {
+        self.0.progress(progress);
     }
 }
 
@@ -356,6 +370,16 @@ impl Engine {
     /// progress on another thread finishes first).
     pub fn set_info_sink(&self, sink: Option<InfoSink>) {
         let old = std::mem::replace(&mut self.shared.sinks.0.write().info, sink.map(Arc::from));
+        drop(old);
+    }
+
+    /// Set the sink for the progress figures of long iterations (replaces the previous
+    /// one; none by default, so hosts that only want info lines see nothing new).
+    pub fn set_progress_sink(&self, sink: Option<ProgressSink>) {
+        let old = std::mem::replace(
+            &mut self.shared.sinks.0.write().progress,
+            sink.map(Arc::from),
+        );
         drop(old);
     }
 
@@ -812,8 +836,8 @@ impl Engine {
         run.check_can_start()?;
         let pos = self.shared.position.lock().clone();
         // What the request means: one rule for every front end (src/request.rs).
-        let limits = crate::request::normalize(limits, &pos)?;
         let opts = self.shared.options.lock().clone();
+        let limits = crate::request::normalize(limits, &pos, &opts)?;
         // The threads first: when they cannot be had, the engine stays idle.
         let mut pool = self.pool.lock();
         self.ensure_pool(&mut pool, opts.threads, run.is_delivering())?;
@@ -835,7 +859,7 @@ impl Engine {
             let mut rng = self.shared.rng.lock();
             let choice = MoveChoice::prepare(&pos, &limits, &opts, book, &mut rng, &control);
             let skill = Skill::new(opts.skill_level, rng.next_u64());
-            let config = self.search_config(&opts, &pos, skill, choice.book_move);
+            let config = self.search_config(&opts, &pos, &limits, skill, choice.book_move);
             (choice, config)
         };
         let shared = self.shared.clone();
@@ -865,6 +889,7 @@ impl Engine {
         &self,
         opts: &EngineOptions,
         pos: &Position,
+        limits: &Limits,
         skill: Option<Skill>,
         book_move: Option<(Move, Option<Move>)>,
     ) -> SearchConfig {
@@ -885,6 +910,14 @@ impl Engine {
             eval: self.eval_config(),
             fresh_history: self.shared.new_game_pending.swap(false, Ordering::AcqRel),
             params: opts.search,
+            // Analysis wants every iteration; so does an infinite search (a GUI's analysis
+            // pane), as in YaneuraOu.
+            info_interval_ms: if opts.consideration_mode || limits.infinite {
+                0
+            } else {
+                opts.pv_interval_ms
+            },
+            report_bounds: !opts.consideration_mode,
             ..SearchConfig::default()
         }
     }

@@ -164,9 +164,35 @@ impl BestMove {
     }
 }
 
+/// What a long iteration has done so far: sent about once a second while no info line
+/// came, so that a GUI's node count, speed and table use do not freeze between iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Nodes searched so far, by all threads.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Milliseconds since the search began.
+    pub time_ms: u64,
+    /// Permille of the transposition table written in this search.
+    pub hashfull: u32,
+}
+
+impl Progress {
+    /// The report as a USI `info` line.
+    pub fn to_usi(&self) -> String {
+        format!(
+            "info nodes {} nps {} time {} hashfull {}",
+            self.nodes, self.nps, self.time_ms, self.hashfull
+        )
+    }
+}
+
 /// Where a search sends its output.
 pub trait Report: Send + Sync {
     fn info(&self, info: &Info);
+    /// Figures of a long iteration between info lines (dropped unless a sink wants them).
+    fn progress(&self, _progress: &Progress) {}
 }
 
 /// A report sink that drops everything.

@@ -259,6 +259,9 @@ fn thread_main(id: usize, threads: usize, shared: Arc<Shared>) {
                 job.config.clone(),
                 job.time.clone(),
             );
+            if id == 0 {
+                w.report_progress_to(job.report.clone());
+            }
             match (&job.split, id) {
                 (Some(split), 0) => w.run_rootsplit(&*job.report, split),
                 (Some(split), _) => w.help_rootsplit(split),

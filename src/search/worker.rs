@@ -12,7 +12,7 @@ use super::threads::RootSplit;
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRESHOLD};
 use super::{
-    mate_in, mated_in, BestMove, Info, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
+    mate_in, mated_in, BestMove, Info, Progress, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
 };
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
@@ -25,6 +25,9 @@ use std::sync::Arc;
 const QS_DEPTH: i32 = -1;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
+/// Progress figures come when no line came for this long (ms): once a second, as GUIs
+/// refresh their node and speed counters.
+const PROGRESS_INTERVAL_MS: u64 = 1000;
 
 /// A node counter on its own cache line, written only by its thread (DESIGN.md §7.5: the
 /// base design shares one atomic counter; per-thread counters summed on read avoid making
@@ -87,6 +90,10 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     pub seldepth: u32,
     pub bound: ScoreBound,
+    /// The iteration that found `score` (0: none yet). After an interrupted iteration it
+    /// tells a score of that iteration from one of the last completed iteration, so that a
+    /// report pairs each score with its own depth.
+    pub depth: u32,
 }
 
 impl RootMove {
@@ -99,6 +106,7 @@ impl RootMove {
             pv,
             seldepth: 0,
             bound: ScoreBound::Exact,
+            depth: 0,
         }
     }
 }
@@ -123,8 +131,11 @@ struct Frame {
 pub struct SearchConfig {
     pub multipv: u32,
     pub declaration: DeclarationRule,
-    /// Minimum interval between reports of intermediate iterations (ms).
+    /// Minimum interval between reports of intermediate iterations (ms; `PvInterval`).
     pub info_interval_ms: u64,
+    /// Report fail-high / fail-low bound lines of long searches (off in
+    /// `ConsiderationMode`).
+    pub report_bounds: bool,
     /// Techniques beyond the base design (DESIGN.md §6), each on only if a match showed it helps.
     pub features: Features,
     /// Score of a repetition draw for the side to move, indexed by colour (USI
@@ -152,7 +163,8 @@ impl Default for SearchConfig {
         SearchConfig {
             multipv: 1,
             declaration: DeclarationRule::Csa27,
-            info_interval_ms: 200,
+            info_interval_ms: crate::options::DEFAULT_PV_INTERVAL_MS,
+            report_bounds: true,
             features: Features::default(),
             draw_value: [DRAW; 2],
             max_moves_to_draw: 0,
@@ -328,8 +340,8 @@ pub struct Worker {
     root_pv_idx: usize,
     completed_depth: u32,
     last_info_ms: Option<u64>,
-    /// Lines of the last report, to avoid repeating them at the end.
-    last_reported: Vec<(u32, i32, Vec<Move>)>,
+    /// Where the main worker sends progress figures during long iterations.
+    progress: Option<Arc<dyn Report>>,
 }
 
 impl Worker {
@@ -369,7 +381,7 @@ impl Worker {
             root_pv_idx: 0,
             completed_depth: 0,
             last_info_ms: None,
-            last_reported: Vec::new(),
+            progress: None,
         }
     }
 
@@ -402,7 +414,6 @@ impl Worker {
         self.root_moves.clear();
         self.completed_depth = 0;
         self.last_info_ms = None;
-        self.last_reported.clear();
         // Killers belong to the last search's plies; history carries over within a game.
         if self.config.fresh_history {
             self.heur.clear();
@@ -448,7 +459,33 @@ impl Worker {
             if !self.control.waiting.load(Ordering::Relaxed) && self.time.hard_exceeded() {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
+            self.maybe_report_progress();
         }
+    }
+
+    /// Send progress figures when no output came for [`PROGRESS_INTERVAL_MS`].
+    #[cold]
+    fn maybe_report_progress(&mut self) {
+        let Some(report) = &self.progress else {
+            return;
+        };
+        let now = self.time.elapsed_ms();
+        if now < self.last_info_ms.unwrap_or(0) + PROGRESS_INTERVAL_MS {
+            return;
+        }
+        let nodes = self.control.nodes();
+        report.progress(&Progress {
+            nodes,
+            nps: nodes * 1000 / now.max(1),
+            time_ms: now,
+            hashfull: self.tt.hashfull_permille(),
+        });
+        self.last_info_ms = Some(now);
+    }
+
+    /// The main worker sends progress figures of long iterations to `report`.
+    pub fn report_progress_to(&mut self, report: Arc<dyn Report>) {
+        self.progress = Some(report);
     }
 
     /// Play `m` from the node at `ply`.
@@ -699,6 +736,7 @@ impl Worker {
                 rm.pv = pv;
                 rm.seldepth = self.seldepth as u32;
                 rm.bound = ScoreBound::Exact;
+                rm.depth = depth;
             }
             self.root_moves
                 .sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -821,35 +859,33 @@ impl Worker {
                 }
             }
         }
-        let lines: Vec<(u32, i32, Vec<Move>)> = (0..multipv)
-            .map(|i| {
-                (
-                    depth,
-                    self.root_moves[i].score,
-                    self.root_moves[i].pv.clone(),
-                )
-            })
-            .collect();
-        if last && lines == self.last_reported {
-            return;
-        }
+        // The final report always comes (with the nodes and time at the end, which GUIs
+        // show), even when its lines repeat the last iteration's.
         for i in 0..multipv {
-            if self.root_moves[i].score == -INFINITE && self.root_moves[i].prev_score == -INFINITE {
+            let rm = &self.root_moves[i];
+            if rm.score == -INFINITE && rm.prev_score == -INFINITE {
                 continue;
             }
-            let mut info = self.info_for(depth, i);
+            // After an interrupted iteration, a line keeps the depth of the iteration its
+            // score comes from: the unfinished one for a move it searched, else the last
+            // completed one (whose score `info_for` falls back to).
+            let line_depth = if last && rm.score != -INFINITE && rm.depth > 0 {
+                rm.depth
+            } else {
+                depth
+            };
+            let mut info = self.info_for(line_depth, i);
             if last {
                 info.bound = ScoreBound::Exact;
             }
             report.info(&info);
         }
-        self.last_reported = lines;
         self.last_info_ms = Some(now);
     }
 
     fn report_bound(&mut self, report: &dyn Report, depth: u32, pv_idx: usize) {
         // Fail-high/low lines only in long searches, to keep shallow output short.
-        if self.time.elapsed_ms() >= 1000 {
+        if self.config.report_bounds && self.time.elapsed_ms() >= 1000 {
             report.info(&self.info_for(depth, pv_idx));
         }
     }
@@ -1243,6 +1279,7 @@ impl Worker {
                 let rm = &mut self.root_moves[k];
                 if i == 0 || score > alpha {
                     rm.score = score;
+                    rm.depth = depth as u32;
                     rm.seldepth = self.seldepth as u32;
                     rm.pv.clear();
                     rm.pv.push(m);
