@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The C API suite: configure and build with CMake into build-c/ (Release; cargo builds the
-# library), run ctest (C/C++ tests, the analyze example, the find_package/pkg-config
-# consumer), then run the C test executables and the analyze example under valgrind
-# memcheck, failing on any memory error or definite/indirect leak.
+# library), run ctest (C/C++ tests, the analyze example, and the package as users get it:
+# an installed tree through find_package and pkg-config, with the SONAME checked by
+# readelf, and a parent project using add_subdirectory), then run the C test executables
+# and the analyze example under valgrind memcheck, failing on any memory error or
+# definite/indirect leak.
 #
-# Needs cmake, a C/C++ compiler and valgrind (apt-get install -y cmake valgrind); installs
-# nothing itself.
+# Needs cmake, a C/C++ compiler, valgrind, pkg-config and readelf (apt-get install -y
+# cmake valgrind pkg-config binutils); installs nothing itself. (Without pkg-config or
+# readelf, ctest alone skips those checks; this script refuses to.)
 #
 #   scripts/test-c.sh                   everything
 #   SKIP_VALGRIND=1 scripts/test-c.sh   ctest only
@@ -20,8 +23,8 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-c}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-for tool in cmake ctest; do
-  command -v "$tool" >/dev/null || { echo "test-c.sh: $tool not found (apt-get install -y cmake)" >&2; exit 1; }
+for tool in cmake ctest pkg-config readelf; do
+  command -v "$tool" >/dev/null || { echo "test-c.sh: $tool not found (apt-get install -y cmake pkg-config binutils)" >&2; exit 1; }
 done
 
 start=$(date +%s)

@@ -9,6 +9,10 @@
 //   engine.go(hayanagi::Limits().movetime(std::chrono::milliseconds(1000)));
 //   engine.wait();                                             // blocks until the best move
 //
+//   // Or the USI text channel, for a host that already speaks USI:
+//   engine.on_usi_output([](std::string_view line) { ... });   // "usiok", "info ...", ...
+//   engine.usi_command("position startpos moves 7g7f\ngo byoyomi 1000");
+//
 // Design
 //   - Errors: every failing C call throws hayanagi::Error, which carries the status code
 //     (Error::status()) and the library's message (Error::message(): the text that
@@ -24,8 +28,9 @@
 //   - Thread safety is the C API's: every Engine method may be called from any thread, as
 //     long as the Engine object itself is not moved, assigned or destroyed at the same time.
 //
-// Callbacks (on_info, on_bestmove, on_log)
-//   - They run on the ENGINE'S SEARCH THREAD, never on the thread that called go(). Whatever
+// Callbacks (on_info, on_bestmove, on_mate, on_log, on_usi_output)
+//   - They run on the ENGINE'S SEARCH THREAD, never on the thread that called go() (except
+//     on_usi_output's direct answers, and loading messages of on_log: see those). Whatever
 //     they capture must be usable from that thread (protect shared state with a mutex or
 //     atomics; engine.wait() returning is a happens-before edge for what the best-move
 //     callback wrote). They should return quickly: the search waits for them.
@@ -35,10 +40,10 @@
 //     the last callback has run). The deleter, and so the destructors of your captures, runs
 //     on the thread that replaces the callback or destroys the engine; those destructors must
 //     not call back into the same engine.
-//   - Inside a callback, stop() (and the read-only queries) work; go(), wait(), the on_*
-//     setters and destroying the engine throw / fail with HAYANAGI_REENTRANT. Replacing a
-//     callback while a search runs throws HAYANAGI_BUSY (the old callback stays installed and
-//     the new std::function is destroyed at once).
+//   - Inside a callback, stop() (and the read-only queries) work; go(), wait(),
+//     usi_command(), the on_* setters and destroying the engine throw / fail with
+//     HAYANAGI_REENTRANT. Replacing a callback while a search runs throws HAYANAGI_BUSY (the
+//     old callback stays installed and the new std::function is destroyed at once).
 //   - Exceptions thrown by a callback must not unwind through the library: the trampoline
 //     catches and drops them.
 //   - Never destroy an Engine from inside its own callbacks (the C library refuses with
@@ -68,6 +73,8 @@ using InfoCallback = std::function<void(const hayanagi_info& info, std::string_v
 using BestMoveCallback =
     std::function<void(std::string_view best, std::optional<std::string_view> ponder)>;
 using LogCallback = std::function<void(std::string_view message)>;
+/// One output line of the USI text channel (no newline), valid during the call only.
+using UsiOutputCallback = std::function<void(std::string_view line)>;
 /// The answer of a mate search (go_mate): the result and its moves (space-separated USI,
 /// empty unless result.kind == HAYANAGI_MATE_FOUND), valid during the call only.
 using MateCallback =
@@ -236,6 +243,14 @@ inline void log_trampoline(void* user_data, const char* message) noexcept {
     }
 }
 
+inline void usi_output_trampoline(void* user_data, const char* line) noexcept {
+    try {
+        auto& f = *static_cast<UsiOutputCallback*>(user_data);
+        if (f) f(line != nullptr ? std::string_view(line) : std::string_view());
+    } catch (...) {
+    }
+}
+
 }  // namespace detail
 
 // ----- limits ------------------------------------------------------------------------------
@@ -379,7 +394,6 @@ struct GameState {
     std::int32_t winner = -1;                    ///< 0 black, 1 white, -1 none
 };
 
-/// Options for Engine construction (hayanagi_engine_config).
 /// One engine option as the engine's option registry describes it.
 struct OptionInfo {
     std::string name;
@@ -392,9 +406,12 @@ struct OptionInfo {
     std::string help;
 };
 
+/// Options for Engine construction (hayanagi_engine_config); anything else goes through
+/// Engine::set_option. Ranges and defaults are the option registry's (README option table);
+/// a value outside them throws HAYANAGI_INVALID_ARG.
 struct Config {
-    std::uint32_t hash_mib = 0;  ///< 0 = default (16 MiB)
-    std::uint32_t threads = 0;   ///< 0 or 1 for now
+    std::uint32_t hash_mib = 0;  ///< table size in MiB (USI_Hash's range); 0 = its default
+    std::uint32_t threads = 0;   ///< search threads (Threads' range); 0 = its default
 };
 
 /// An engine. Move-only; owns its hayanagi_engine* and frees it in the destructor (which
@@ -445,9 +462,11 @@ public:
 
     // --- options and position ---
 
-    /// Set an option by name or alias (any case; options() lists them with types and
-    /// ranges). Throws HAYANAGI_INVALID_ARG for an unknown name or a bad value,
-    /// HAYANAGI_BUSY while searching.
+    /// Set an option by name or alias (any case). The options, their kinds, defaults and
+    /// ranges are the engine's option registry: options() lists them at run time, and the
+    /// README's option table ("USI engine" section, generated from src/options.rs) documents
+    /// them; this header keeps no copy. Throws HAYANAGI_INVALID_ARG for an unknown name or a
+    /// bad value, HAYANAGI_BUSY while searching.
     void set_option(std::string_view name, std::string_view value) {
         const std::string n(name), v(value);
         check(hayanagi_engine_set_option(engine_, n.c_str(), v.c_str()));
@@ -603,10 +622,40 @@ public:
         set_callback<MateCallback>(std::move(f), &hayanagi_engine_set_mate_callback,
                                    &detail::mate_trampoline);
     }
-    /// Warnings and diagnostics (the library never prints).
+    /// Warnings and diagnostics (the library never prints). Runs on the thread whose call
+    /// produced the message: the search thread during a search, the caller of ready() or
+    /// go() for loading messages.
     void on_log(LogCallback f) {
         set_callback<LogCallback>(std::move(f), &hayanagi_engine_set_log_callback,
                                   &detail::log_trampoline);
+    }
+
+    /// Receive the USI text channel's output (usi_command): every line the engine would
+    /// print as a USI engine ("usiok", "readyok", "info ...", "bestmove ...",
+    /// "checkmate ...", "info string ..." for warnings and errors), one call per line. It
+    /// runs on the thread that produced the line: the caller of usi_command() for direct
+    /// answers (so "readyok" has arrived when usi_command("isready") returns), the search
+    /// thread for search output. An empty function clears it. Throws HAYANAGI_BUSY while a
+    /// search runs.
+    void on_usi_output(UsiOutputCallback f) {
+        set_callback<UsiOutputCallback>(std::move(f), &hayanagi_engine_set_usi_output_callback,
+                                        &detail::usi_output_trampoline);
+    }
+
+    // --- USI text channel ---
+
+    /// Send one USI command line (or several separated by '\n') as a GUI writes to a USI
+    /// engine's stdin; the answers go to on_usi_output(). Every command, option and extra
+    /// of the `hayanagi` binary behaves the same (one implementation). A malformed command
+    /// is answered on the channel with "info string error: ..." and does not throw; "quit"
+    /// stops any search and returns after its last line. The channel and the structured
+    /// methods drive the same engine (position, options, table). Commands sent from several
+    /// threads at once run side by side: send one conversation from one thread to keep its
+    /// order. Throws HAYANAGI_REENTRANT from inside this engine's callbacks. Text after a
+    /// '\0' in `line` is not sent.
+    void usi_command(std::string_view line) {
+        const std::string l(line);
+        check(hayanagi_engine_usi_command(engine_, l.c_str()));
     }
 
     /// Pull alternative to callbacks: queue events for poll_event().

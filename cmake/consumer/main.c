@@ -1,4 +1,4 @@
-/* Downstream consumer used by the find_package/pkg-config install test: checks that the
+/* Downstream consumer used by the install tests (find_package, pkg-config): checks that the
  * installed header and library agree and that a search yields a best move. */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +24,7 @@ int main(void) {
     if (hayanagi_engine_wait(e, -1) != HAYANAGI_OK) { puts("wait failed"); return 1; }
     hayanagi_engine_free(e);
     if (best[0] == '\0') { puts("no best move"); return 1; }
-    printf("consumer OK: hayanagi %s bestmove %s\n", hayanagi_version_string(), best);
+    printf("consumer OK: hayanagi %s abi %u bestmove %s\n", hayanagi_version_string(),
+           (unsigned)hayanagi_abi_version(), best);
     return 0;
 }

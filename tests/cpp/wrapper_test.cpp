@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -587,6 +588,151 @@ TEST(poll_events) {
     CHECK(bestmoves == 1);
     e.enable_events(false);
     CHECK_THROWS_STATUS(HAYANAGI_INVALID_ARG, e.poll_event());
+}
+
+// ----- USI text channel --------------------------------------------------------------------
+
+// Collects the lines of the USI output callback, with the thread each came on.
+struct UsiTranscript {
+    std::mutex m;
+    std::condition_variable changed;
+    std::vector<std::string> lines;
+    std::vector<std::thread::id> threads;
+
+    void install(Engine& e) {
+        e.on_usi_output([this](std::string_view line) {
+            {
+                std::lock_guard<std::mutex> lock(m);
+                lines.emplace_back(line);
+                threads.push_back(std::this_thread::get_id());
+            }
+            changed.notify_all();
+        });
+    }
+    std::size_t count() {
+        std::lock_guard<std::mutex> lock(m);
+        return lines.size();
+    }
+    // Index of the first line at or after `from` starting with `prefix`, waiting up to
+    // `timeout`; -1 when none came.
+    long find(std::size_t from, std::string_view prefix,
+              std::chrono::milliseconds timeout = 0ms) {
+        std::unique_lock<std::mutex> lock(m);
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;) {
+            for (std::size_t i = from; i < lines.size(); ++i) {
+                if (std::string_view(lines[i]).substr(0, prefix.size()) == prefix) {
+                    return static_cast<long>(i);
+                }
+            }
+            if (changed.wait_until(lock, deadline) == std::cv_status::timeout) return -1;
+        }
+    }
+    std::thread::id thread_of(long i) {
+        std::lock_guard<std::mutex> lock(m);
+        return threads.at(static_cast<std::size_t>(i));
+    }
+    std::string line(long i) {
+        std::lock_guard<std::mutex> lock(m);
+        return lines.at(static_cast<std::size_t>(i));
+    }
+};
+
+TEST(usi_channel_session) {
+    UsiTranscript t;  // outlives the engine, which may call into it until destroyed
+    Engine e;
+    t.install(e);
+    const auto me = std::this_thread::get_id();
+
+    // Direct answers arrive on the calling thread, before usi_command returns.
+    e.usi_command("usi");
+    const long ok = t.find(0, "usiok");
+    CHECK(ok > 0);
+    CHECK(t.find(0, "id name hayanagi") == 0);
+    if (ok > 0) CHECK(t.thread_of(ok) == me);
+    e.usi_command("setoption name USI_Hash value 8");
+    e.usi_command("isready");
+    CHECK(t.find(static_cast<std::size_t>(ok), "readyok") == ok + 1);
+    // The option set through the channel is the structured API's option too.
+    CHECK(e.get_option("USI_Hash") == "8");
+
+    // A malformed command is answered on the channel, not thrown.
+    std::size_t n = t.count();
+    e.usi_command("position startpos moves 7g7f 7g7f");
+    CHECK(t.find(n, "info string error: position") == static_cast<long>(n));
+
+    // Position through the channel, seen by the structured API (one engine).
+    e.usi_command("position startpos moves 7g7f");
+    CHECK(e.sfen() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+
+    // A search: info lines, then exactly one best move, from the search thread.
+    n = t.count();
+    e.usi_command("position startpos moves 7g7f 3c3d\ngo depth 4");
+    const long best = t.find(n, "bestmove ", 30s);
+    CHECK(best > static_cast<long>(n));
+    CHECK(t.find(n, "info depth 4 ") > static_cast<long>(n));
+    if (best >= 0) {
+        CHECK(t.thread_of(best) != me);
+        CHECK(t.find(static_cast<std::size_t>(best) + 1, "bestmove ") == -1);
+    }
+    CHECK(e.wait(10s));
+
+    // go infinite, then quit: the best move has come when quit returns.
+    n = t.count();
+    e.usi_command("position startpos\ngo infinite");
+    e.usi_command("quit");
+    CHECK(t.find(n, "bestmove ") >= static_cast<long>(n));
+}
+
+TEST(usi_channel_callback_rules) {
+    std::mutex m;
+    std::vector<hayanagi_status> statuses;
+    UsiTranscript t;
+    Engine e;
+    // Inside the channel's own callback usi_command is refused (REENTRANT); exceptions
+    // thrown there stay in the trampoline.
+    e.on_usi_output([&](std::string_view line) {
+        if (line == "readyok") {
+            try {
+                e.usi_command("isready");
+            } catch (const Error& err) {
+                std::lock_guard<std::mutex> lock(m);
+                statuses.push_back(err.status());
+            }
+            throw std::runtime_error("thrown from the USI output callback");
+        }
+    });
+    e.usi_command("isready");
+    {
+        std::lock_guard<std::mutex> lock(m);
+        CHECK(statuses.size() == 1);
+        if (!statuses.empty()) CHECK(statuses[0] == HAYANAGI_REENTRANT);
+    }
+
+    // Replacing the callback frees the old one's captures; while a search runs it is BUSY
+    // and the old callback stays.
+    const int live_before = g_live.load();
+    {
+        Tracked tracked;
+        e.on_usi_output([tracked](std::string_view) {});
+    }
+    CHECK(g_live.load() == live_before + 1);
+    t.install(e);
+    CHECK(g_live.load() == live_before);
+    e.usi_command("go infinite");
+    CHECK_THROWS_STATUS(HAYANAGI_BUSY, e.on_usi_output([](std::string_view) {}));
+    e.usi_command("stop");
+    CHECK(e.wait(10s));
+    CHECK(t.find(0, "bestmove ", 10s) >= 0);
+    e.on_usi_output(nullptr);  // cleared: no more lines
+    const std::size_t n = t.count();
+    e.usi_command("isready");
+    CHECK(t.count() == n);
+
+    // A moved-from engine throws NULL_ARG.
+    Engine moved(std::move(e));
+    CHECK_THROWS_STATUS(HAYANAGI_NULL_ARG, e.usi_command("usi"));  // NOLINT(bugprone-use-after-move)
+    CHECK_THROWS_STATUS(HAYANAGI_NULL_ARG, e.on_usi_output(nullptr));
 }
 
 // ----- position helpers --------------------------------------------------------------------
