@@ -307,8 +307,10 @@ def test_python_constants_and_version(header: Header) -> None:
     import hayanagi
 
     assert hayanagi.__version__ == version
+    # The package version is hayanagi.__version__ (setup.py refuses a build when it differs
+    # from the crate's).
     pyproject = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
-    assert f'version = "{version}"' in pyproject
+    assert 'dynamic = ["version"]' in pyproject and 'version = { attr = "hayanagi.__version__" }' in pyproject
 
 
 # ----- C# ---------------------------------------------------------------------------------------
