@@ -6,8 +6,9 @@
 ...     for item in engine.go(movetime_ms=1000, stream=True):
 ...         print(item)          # Info reports, then the BestMove
 
-The shared library is found through ``HAYANAGI_LIB``, next to this package (wheels bundle
-it) or in the ``target/release`` of the source checkout.
+The shared library is found inside this package (``pip install`` and wheels bundle it),
+through ``HAYANAGI_LIB``, or in the ``target/release`` of the source checkout.
+``python -m hayanagi`` runs the USI engine on stdin/stdout.
 """
 
 from ._engine import (
@@ -38,7 +39,7 @@ from ._engine import (
     status_str,
     version,
 )
-from ._native import library_path
+from ._native import LibraryNotFoundError, library_path
 from ._position import STARTPOS_SFEN, Position
 
 __version__ = "0.1.0"
