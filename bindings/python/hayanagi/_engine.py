@@ -27,7 +27,7 @@ import time
 import weakref
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import (
     Any,
     Callable,
@@ -70,12 +70,24 @@ class Status(IntEnum):
     NO_MEMORY = N.NO_MEMORY
 
 
-class ScoreKind(IntEnum):
-    CP = 0
-    MATE = 1
+class ScoreKind(str, Enum):
+    """What a :class:`Score` counts: ``"cp"`` (centipawns) or ``"mate"`` (plies to mate), the
+    words of a USI ``info score``. A ``str``: ``ScoreKind.CP == "cp"``."""
+
+    CP = "cp"
+    MATE = "mate"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# The C API's score kinds (HAYANAGI_SCORE_*) -> ScoreKind.
+_SCORE_KINDS = {N.SCORE_CP: ScoreKind.CP, N.SCORE_MATE: ScoreKind.MATE}
 
 
 class Bound(IntEnum):
+    """Whether a score is exact or a bound (a search that failed high or low)."""
+
     EXACT = 0
     LOWER = 1
     UPPER = 2
@@ -195,14 +207,53 @@ def last_error() -> str:
 
 
 @dataclass(frozen=True)
+class Score:
+    """A search score from the side to move's point of view, the one shape every score of
+    this package has (:attr:`Info.score`, :attr:`SearchResult.score`, :attr:`TtEntry.score`).
+
+    ``kind`` is ``ScoreKind.CP`` (``value`` in centipawns) or ``ScoreKind.MATE`` (``value``
+    in plies to mate: positive when the side to move mates, negative when it is mated).
+    ``str(score)`` is the USI form, ``"cp 35"`` or ``"mate -3"``.
+    """
+
+    kind: ScoreKind
+    value: int
+
+    @classmethod
+    def from_c(cls, kind: int, value: int) -> "Score":
+        """From the C API's ``score_kind`` (0 cp, 1 mate) and ``score_value``."""
+        return cls(_SCORE_KINDS[kind], int(value))
+
+    @property
+    def is_mate(self) -> bool:
+        """True for a mate score."""
+        return self.kind == ScoreKind.MATE
+
+    @property
+    def cp(self) -> Optional[int]:
+        """The centipawns, or None for a mate score."""
+        return None if self.is_mate else self.value
+
+    @property
+    def mate(self) -> Optional[int]:
+        """The plies to mate (negative: being mated), or None for a centipawn score."""
+        return self.value if self.is_mate else None
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.value}"
+
+    def __repr__(self) -> str:
+        return f"Score(ScoreKind.{self.kind.name}, {self.value})"
+
+
+@dataclass(frozen=True)
 class Info:
     """One info report of a search."""
 
     depth: int
     seldepth: int
     multipv: int
-    score_kind: ScoreKind
-    score: int  # centipawns, or plies to mate (negative: being mated)
+    score: Score
     bound: Bound
     nodes: int
     nps: int
@@ -268,8 +319,7 @@ class TtEntry:
 
     move: str  # "" when none
     move_legal: bool
-    score_kind: ScoreKind
-    score: int
+    score: Score
     depth: int
     bound: Bound
     generation: int
@@ -310,13 +360,16 @@ class SearchResult:
 
     @property
     def pv(self) -> Tuple[str, ...]:
+        """The principal variation of the last report (empty when there was none)."""
         i = self.last_info
         return i.pv if i else ()
 
     @property
-    def score(self) -> Optional[Tuple[ScoreKind, int]]:
+    def score(self) -> Optional[Score]:
+        """The score of the last report, or None when there was none (e.g. an immediate
+        resign)."""
         i = self.last_info
-        return (i.score_kind, i.score) if i else None
+        return i.score if i else None
 
 
 @dataclass
@@ -371,8 +424,7 @@ def _info_from_c(i: N.hayanagi_info, pv: Sequence[str], line: str) -> Info:
         depth=i.depth,
         seldepth=i.seldepth,
         multipv=i.multipv,
-        score_kind=ScoreKind(i.score_kind),
-        score=i.score_value,
+        score=Score.from_c(i.score_kind, i.score_value),
         bound=Bound(i.bound),
         nodes=i.nodes,
         nps=i.nps,
@@ -1197,8 +1249,7 @@ class Engine:
         return TtEntry(
             move=p.move_usi.decode("ascii"),
             move_legal=bool(p.move_legal),
-            score_kind=ScoreKind(p.score_kind),
-            score=p.score_value,
+            score=Score.from_c(p.score_kind, p.score_value),
             depth=p.depth,
             bound=Bound(p.bound),
             generation=p.generation,
