@@ -94,12 +94,16 @@ class Bound(IntEnum):
 
 
 class MateKind(IntEnum):
+    """The outcome of a mate search."""
+
     FOUND = 1
     NO_MATE = 2
     TIMEOUT = 3
 
 
 class GameState(IntEnum):
+    """The state of a game as the rules see it (:meth:`Engine.game_state`)."""
+
     ONGOING = 0
     DRAW = 1
     CHECKMATE = 2
@@ -108,6 +112,8 @@ class GameState(IntEnum):
 
 
 class EventKind(IntEnum):
+    """The kind of a :class:`PolledEvent`."""
+
     INFO = N.EVENT_INFO
     BESTMOVE = N.EVENT_BESTMOVE
     MATE = N.EVENT_MATE
@@ -134,6 +140,7 @@ class HayanagiError(Exception):
 
     @property
     def code(self) -> int:
+        """The numeric status code."""
         return int(self.status)
 
 
@@ -275,10 +282,12 @@ class BestMove:
 
     @property
     def is_resign(self) -> bool:
+        """The engine resigns (no legal move, or a lost position)."""
         return self.move == "resign"
 
     @property
     def is_win(self) -> bool:
+        """The engine declares a win (entering-king rule)."""
         return self.move == "win"
 
     def __str__(self) -> str:
@@ -298,6 +307,7 @@ class MateResult:
 
     @property
     def found(self) -> bool:
+        """A mate was found (``moves`` holds it)."""
         return self.kind == MateKind.FOUND
 
     def __str__(self) -> str:
@@ -344,10 +354,12 @@ class SearchResult:
 
     @property
     def move(self) -> str:
+        """The best move (USI), or "resign" / "win"."""
         return self.bestmove.move
 
     @property
     def ponder(self) -> Optional[str]:
+        """The expected reply, if the engine has one."""
         return self.bestmove.ponder
 
     @property
@@ -634,6 +646,7 @@ class Table:
         self._finalizer = weakref.finalize(self, _free_table, ptr)
 
     def close(self) -> None:
+        """Release this handle (engines using the table keep it alive). Idempotent."""
         if self._h.detach() is not None:
             self._finalizer()
 
@@ -710,6 +723,7 @@ class Options(MutableMapping):  # type: ignore[type-arg]
         return engine
 
     def __getitem__(self, name: str) -> OptionValue:
+        """The value the engine holds for option ``name``, typed; KeyError if unknown."""
         engine = self._live()
         info = engine._option_info_by_name(name)
         if info is None:
@@ -717,12 +731,14 @@ class Options(MutableMapping):  # type: ignore[type-arg]
         return _typed(info.type, engine._get_option_raw(info.name))
 
     def __setitem__(self, name: str, value: OptionValue) -> None:
+        """Set option ``name`` (validated at once: ValueError for a bad value or name)."""
         self._live()._set_option_raw(name, _format_option(value))
 
     def __delitem__(self, name: str) -> None:
         raise TypeError("options cannot be removed (set a value instead)")
 
     def __iter__(self) -> Iterator[str]:
+        """The names of the options a GUI is shown, in USI ``usi`` order."""
         return iter([i.name for i in self._live()._option_infos(False)])
 
     def __len__(self) -> int:
@@ -814,6 +830,7 @@ class Engine:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` has run."""
         return self._h.ptr is None
 
     def __enter__(self) -> "Engine":
@@ -930,6 +947,7 @@ class Engine:
         self.options[name] = value
 
     def set_options(self, values: Mapping[str, OptionValue]) -> None:
+        """Set several options, in the mapping's order (stops at the first bad one)."""
         for k, v in values.items():
             self.options[k] = v
 
@@ -960,6 +978,7 @@ class Engine:
         return self._text("hayanagi_engine_legal_moves", 1024).split()
 
     def is_legal(self, move: str) -> bool:
+        """Is the USI ``move`` legal in the current position? Malformed text is not legal."""
         out = ctypes.c_bool(False)
         self._call("hayanagi_engine_is_legal", _enc(move, "move"), ctypes.byref(out))
         return bool(out.value)
@@ -1124,8 +1143,12 @@ class Engine:
             pass
 
     def stop(self) -> None:
-        """Ask the search to finish now. Never blocks; a no-op when idle; any thread."""
-        self._call("hayanagi_engine_stop")
+        """Ask the search to finish now. Never blocks; a no-op when idle or when the engine
+        is closed (a closed engine searches nothing); any thread."""
+        try:
+            self._call("hayanagi_engine_stop")
+        except EngineClosedError:
+            pass
 
     def ponderhit(self) -> None:
         """The predicted move was played: the ponder search becomes a timed search."""
@@ -1149,6 +1172,7 @@ class Engine:
                 return False
 
     def is_searching(self) -> bool:
+        """True from ``go`` until the search's best move has been delivered."""
         out = ctypes.c_bool(False)
         self._call("hayanagi_engine_is_searching", ctypes.byref(out))
         return bool(out.value)
@@ -1222,6 +1246,12 @@ class Engine:
         with self._go_lock:
             self._call("hayanagi_engine_usi_command", _enc(line, "line"))
 
+    def _usi_line_queue(self) -> "queue.SimpleQueue[Any]":
+        """The queue the USI output callback fills, enabled from now on (python -m hayanagi
+        drains it on its own writer thread)."""
+        self._state.usi_enabled = True
+        return self._state.usi
+
     def usi_output(self, timeout: float = 0.0, until: Optional[str] = None) -> List[str]:
         """USI output lines received so far. With ``until``, wait (at most ``timeout``
         seconds) for a line starting with it and return the lines up to and including it."""
@@ -1275,6 +1305,7 @@ class Engine:
         return int(out.value)
 
     def clear_hash(self) -> None:
+        """Empty the transposition table (BUSY during a search)."""
         self._call("hayanagi_engine_clear_hash")
 
     def set_table(self, table: Table) -> None:
