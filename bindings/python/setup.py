@@ -152,7 +152,7 @@ class sdist(_sdist):
         fail(
             "no sdist: the Rust library's sources lie outside bindings/python. Install from a "
             "checkout (pip install ./bindings/python) or build a wheel (scripts/build-wheel.sh, "
-            "or python -m build --wheel bindings/python)"
+            "or pip wheel --no-deps -w DIR ./bindings/python)"
         )
 
 
