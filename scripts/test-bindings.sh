@@ -2,10 +2,13 @@
 # The C# and Python bindings: build the release library, compile the C# tests, examples and
 # the Unity-style driver with mcs (warnings are errors) and run them with mono, run the two
 # examples, then pytest: the Python package tests (including the cshogi differential test
-# and the wheel install test) and the header-versus-bindings test.
+# and the library lookup) and the header-versus-bindings test, then the Python package as a
+# new user installs it (scripts/test-python-package.sh: a fresh venv, pip install
+# ./bindings/python building the library from source, an analysis, the manylinux wheel).
 #
 # Needs mono (apt-get install -y mono-mcs mono-runtime), pytest and cshogi
-# (python3 -m pip install pytest cshogi); installs nothing itself.
+# (python3 -m pip install pytest cshogi), python3-venv and PyPI for the package test;
+# installs nothing outside temporary venvs itself.
 #
 #   scripts/test-bindings.sh
 #   OUT_DIR=dir    where the C# programs are built (target/bindings)
@@ -51,5 +54,8 @@ echo "$out" | tail -n 2
 echo "$out" | grep -q '^info depth ' || { echo "test-bindings.sh: the Python example printed no info line" >&2; exit 1; }
 python3 -m pytest -q -p no:cacheprovider tests/python tests/bindings
 t4=$(date +%s)
+# pip builds the library with the command `cargo clib --release` ran above: nothing to redo.
+scripts/test-python-package.sh
+t5=$(date +%s)
 
-echo "test-bindings.sh: library $((t1 - t0)) s, C# build $((t2 - t1)) s, C# tests $((t3 - t2)) s, Python tests $((t4 - t3)) s"
+echo "test-bindings.sh: library $((t1 - t0)) s, C# build $((t2 - t1)) s, C# tests $((t3 - t2)) s, Python tests $((t4 - t3)) s, Python package $((t5 - t4)) s"

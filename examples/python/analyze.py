@@ -4,8 +4,9 @@ move.
 
     python3 examples/python/analyze.py ["startpos moves 7g7f 3c3d"] [movetime_ms]
 
-Run from a source checkout after `cargo build --release` (the package is imported from
-bindings/python and finds target/release/libhayanagi.so), or with the wheel installed.
+Run with the package installed (`pip install ./bindings/python` in a venv, which builds
+the library), or from a source checkout after `cargo clib --release` (the package is then
+imported from bindings/python and finds target/release/libhayanagi.so).
 """
 
 import sys

@@ -277,8 +277,14 @@ def check_python_constants(h: Header) -> List[str]:
     for name, value in header_statuses(h).items():
         if getattr(N, name, None) != value:
             problems.append(f"python: _native.{name} != {value}")
+    # ScoreKind is a str enum ("cp", "mate"); the C values map onto it through _SCORE_KINDS.
+    score_kinds = {kind.name: value for value, kind in PE._SCORE_KINDS.items()}
+    if score_kinds != _define_group(h, "HAYANAGI_SCORE_") or set(PE._SCORE_KINDS.values()) != set(PE.ScoreKind):
+        problems.append(f"python: _SCORE_KINDS {score_kinds} != header {_define_group(h, 'HAYANAGI_SCORE_')}")
+    for name, value in _define_group(h, "HAYANAGI_SCORE_").items():
+        if getattr(N, f"SCORE_{name}", None) != value:
+            problems.append(f"python: _native.SCORE_{name} != {value}")
     pairs = [
-        (PE.ScoreKind, _define_group(h, "HAYANAGI_SCORE_")),
         (PE.Bound, _define_group(h, "HAYANAGI_BOUND_")),
         (PE.GameState, _define_group(h, "HAYANAGI_GAME_")),
         (PE.EventKind, _define_group(h, "HAYANAGI_EVENT_", ("HAYANAGI_EVENT_NONE",))),
@@ -307,8 +313,10 @@ def test_python_constants_and_version(header: Header) -> None:
     import hayanagi
 
     assert hayanagi.__version__ == version
+    # The package version is hayanagi.__version__ (setup.py refuses a build when it differs
+    # from the crate's).
     pyproject = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
-    assert f'version = "{version}"' in pyproject
+    assert 'dynamic = ["version"]' in pyproject and 'version = { attr = "hayanagi.__version__" }' in pyproject
 
 
 # ----- C# ---------------------------------------------------------------------------------------

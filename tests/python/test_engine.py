@@ -114,8 +114,11 @@ def test_analyse_with_info_reports(engine: hayanagi.Engine) -> None:
         assert i.usi.startswith(f"info depth {i.depth} ")
         assert i.pv and i.pv[0] in legal
         assert (" pv " + " ".join(i.pv)) in i.usi
-        assert i.multipv == 1 and i.score_kind == hayanagi.ScoreKind.CP and abs(i.score) < 2000
-    assert result.pv == seen[-1].pv and result.score == (seen[-1].score_kind, seen[-1].score)
+        assert i.multipv == 1 and i.score.kind == hayanagi.ScoreKind.CP == "cp" and abs(i.score.value) < 2000
+        assert i.score.cp == i.score.value and i.score.mate is None and not i.score.is_mate
+        assert f" score {i.score} " in i.usi  # "cp 35", as the USI line says it
+    assert result.pv == seen[-1].pv and result.score == seen[-1].score
+    assert isinstance(result.score, hayanagi.Score)
     assert not engine.is_searching()
     tt = engine.probe_tt()
     assert tt is not None and tt.move_legal and tt.move in legal and tt.depth > 0

@@ -6,8 +6,9 @@
 ...     for item in engine.go(movetime_ms=1000, stream=True):
 ...         print(item)          # Info reports, then the BestMove
 
-The shared library is found through ``HAYANAGI_LIB``, next to this package (wheels bundle
-it) or in the ``target/release`` of the source checkout.
+The shared library is found inside this package (``pip install`` and wheels bundle it),
+through ``HAYANAGI_LIB``, or in the ``target/release`` of the source checkout.
+``python -m hayanagi`` runs the USI engine on stdin/stdout.
 """
 
 from ._engine import (
@@ -28,6 +29,7 @@ from ._engine import (
     Options,
     OptionType,
     PolledEvent,
+    Score,
     ScoreKind,
     SearchResult,
     Status,
@@ -38,7 +40,7 @@ from ._engine import (
     status_str,
     version,
 )
-from ._native import library_path
+from ._native import LibraryNotFoundError, library_path
 from ._position import STARTPOS_SFEN, Position
 
 __version__ = "0.1.0"
@@ -52,14 +54,19 @@ __all__ = [
     "GameState",
     "HayanagiError",
     "Info",
+    "InvalidArgumentError",
+    "LibraryNotFoundError",
     "Limits",
     "LogMessage",
     "MateKind",
     "MateResult",
+    "OptionInfo",
+    "OptionType",
     "Options",
     "PolledEvent",
     "Position",
     "STARTPOS_SFEN",
+    "Score",
     "ScoreKind",
     "SearchResult",
     "Status",

@@ -27,7 +27,7 @@ import time
 import weakref
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import (
     Any,
     Callable,
@@ -70,24 +70,40 @@ class Status(IntEnum):
     NO_MEMORY = N.NO_MEMORY
 
 
-class ScoreKind(IntEnum):
-    CP = 0
-    MATE = 1
+class ScoreKind(str, Enum):
+    """What a :class:`Score` counts: ``"cp"`` (centipawns) or ``"mate"`` (plies to mate), the
+    words of a USI ``info score``. A ``str``: ``ScoreKind.CP == "cp"``."""
+
+    CP = "cp"
+    MATE = "mate"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# The C API's score kinds (HAYANAGI_SCORE_*) -> ScoreKind.
+_SCORE_KINDS = {N.SCORE_CP: ScoreKind.CP, N.SCORE_MATE: ScoreKind.MATE}
 
 
 class Bound(IntEnum):
+    """Whether a score is exact or a bound (a search that failed high or low)."""
+
     EXACT = 0
     LOWER = 1
     UPPER = 2
 
 
 class MateKind(IntEnum):
+    """The outcome of a mate search."""
+
     FOUND = 1
     NO_MATE = 2
     TIMEOUT = 3
 
 
 class GameState(IntEnum):
+    """The state of a game as the rules see it (:meth:`Engine.game_state`)."""
+
     ONGOING = 0
     DRAW = 1
     CHECKMATE = 2
@@ -96,6 +112,8 @@ class GameState(IntEnum):
 
 
 class EventKind(IntEnum):
+    """The kind of a :class:`PolledEvent`."""
+
     INFO = N.EVENT_INFO
     BESTMOVE = N.EVENT_BESTMOVE
     MATE = N.EVENT_MATE
@@ -122,6 +140,7 @@ class HayanagiError(Exception):
 
     @property
     def code(self) -> int:
+        """The numeric status code."""
         return int(self.status)
 
 
@@ -195,14 +214,53 @@ def last_error() -> str:
 
 
 @dataclass(frozen=True)
+class Score:
+    """A search score from the side to move's point of view, the one shape every score of
+    this package has (:attr:`Info.score`, :attr:`SearchResult.score`, :attr:`TtEntry.score`).
+
+    ``kind`` is ``ScoreKind.CP`` (``value`` in centipawns) or ``ScoreKind.MATE`` (``value``
+    in plies to mate: positive when the side to move mates, negative when it is mated).
+    ``str(score)`` is the USI form, ``"cp 35"`` or ``"mate -3"``.
+    """
+
+    kind: ScoreKind
+    value: int
+
+    @classmethod
+    def from_c(cls, kind: int, value: int) -> "Score":
+        """From the C API's ``score_kind`` (0 cp, 1 mate) and ``score_value``."""
+        return cls(_SCORE_KINDS[kind], int(value))
+
+    @property
+    def is_mate(self) -> bool:
+        """True for a mate score."""
+        return self.kind == ScoreKind.MATE
+
+    @property
+    def cp(self) -> Optional[int]:
+        """The centipawns, or None for a mate score."""
+        return None if self.is_mate else self.value
+
+    @property
+    def mate(self) -> Optional[int]:
+        """The plies to mate (negative: being mated), or None for a centipawn score."""
+        return self.value if self.is_mate else None
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.value}"
+
+    def __repr__(self) -> str:
+        return f"Score(ScoreKind.{self.kind.name}, {self.value})"
+
+
+@dataclass(frozen=True)
 class Info:
     """One info report of a search."""
 
     depth: int
     seldepth: int
     multipv: int
-    score_kind: ScoreKind
-    score: int  # centipawns, or plies to mate (negative: being mated)
+    score: Score
     bound: Bound
     nodes: int
     nps: int
@@ -224,10 +282,12 @@ class BestMove:
 
     @property
     def is_resign(self) -> bool:
+        """The engine resigns (no legal move, or a lost position)."""
         return self.move == "resign"
 
     @property
     def is_win(self) -> bool:
+        """The engine declares a win (entering-king rule)."""
         return self.move == "win"
 
     def __str__(self) -> str:
@@ -247,6 +307,7 @@ class MateResult:
 
     @property
     def found(self) -> bool:
+        """A mate was found (``moves`` holds it)."""
         return self.kind == MateKind.FOUND
 
     def __str__(self) -> str:
@@ -268,8 +329,7 @@ class TtEntry:
 
     move: str  # "" when none
     move_legal: bool
-    score_kind: ScoreKind
-    score: int
+    score: Score
     depth: int
     bound: Bound
     generation: int
@@ -294,10 +354,12 @@ class SearchResult:
 
     @property
     def move(self) -> str:
+        """The best move (USI), or "resign" / "win"."""
         return self.bestmove.move
 
     @property
     def ponder(self) -> Optional[str]:
+        """The expected reply, if the engine has one."""
         return self.bestmove.ponder
 
     @property
@@ -310,13 +372,16 @@ class SearchResult:
 
     @property
     def pv(self) -> Tuple[str, ...]:
+        """The principal variation of the last report (empty when there was none)."""
         i = self.last_info
         return i.pv if i else ()
 
     @property
-    def score(self) -> Optional[Tuple[ScoreKind, int]]:
+    def score(self) -> Optional[Score]:
+        """The score of the last report, or None when there was none (e.g. an immediate
+        resign)."""
         i = self.last_info
-        return (i.score_kind, i.score) if i else None
+        return i.score if i else None
 
 
 @dataclass
@@ -371,8 +436,7 @@ def _info_from_c(i: N.hayanagi_info, pv: Sequence[str], line: str) -> Info:
         depth=i.depth,
         seldepth=i.seldepth,
         multipv=i.multipv,
-        score_kind=ScoreKind(i.score_kind),
-        score=i.score_value,
+        score=Score.from_c(i.score_kind, i.score_value),
         bound=Bound(i.bound),
         nodes=i.nodes,
         nps=i.nps,
@@ -582,6 +646,7 @@ class Table:
         self._finalizer = weakref.finalize(self, _free_table, ptr)
 
     def close(self) -> None:
+        """Release this handle (engines using the table keep it alive). Idempotent."""
         if self._h.detach() is not None:
             self._finalizer()
 
@@ -658,6 +723,7 @@ class Options(MutableMapping):  # type: ignore[type-arg]
         return engine
 
     def __getitem__(self, name: str) -> OptionValue:
+        """The value the engine holds for option ``name``, typed; KeyError if unknown."""
         engine = self._live()
         info = engine._option_info_by_name(name)
         if info is None:
@@ -665,12 +731,14 @@ class Options(MutableMapping):  # type: ignore[type-arg]
         return _typed(info.type, engine._get_option_raw(info.name))
 
     def __setitem__(self, name: str, value: OptionValue) -> None:
+        """Set option ``name`` (validated at once: ValueError for a bad value or name)."""
         self._live()._set_option_raw(name, _format_option(value))
 
     def __delitem__(self, name: str) -> None:
         raise TypeError("options cannot be removed (set a value instead)")
 
     def __iter__(self) -> Iterator[str]:
+        """The names of the options a GUI is shown, in USI ``usi`` order."""
         return iter([i.name for i in self._live()._option_infos(False)])
 
     def __len__(self) -> int:
@@ -762,6 +830,7 @@ class Engine:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` has run."""
         return self._h.ptr is None
 
     def __enter__(self) -> "Engine":
@@ -878,6 +947,7 @@ class Engine:
         self.options[name] = value
 
     def set_options(self, values: Mapping[str, OptionValue]) -> None:
+        """Set several options, in the mapping's order (stops at the first bad one)."""
         for k, v in values.items():
             self.options[k] = v
 
@@ -908,6 +978,7 @@ class Engine:
         return self._text("hayanagi_engine_legal_moves", 1024).split()
 
     def is_legal(self, move: str) -> bool:
+        """Is the USI ``move`` legal in the current position? Malformed text is not legal."""
         out = ctypes.c_bool(False)
         self._call("hayanagi_engine_is_legal", _enc(move, "move"), ctypes.byref(out))
         return bool(out.value)
@@ -1072,8 +1143,12 @@ class Engine:
             pass
 
     def stop(self) -> None:
-        """Ask the search to finish now. Never blocks; a no-op when idle; any thread."""
-        self._call("hayanagi_engine_stop")
+        """Ask the search to finish now. Never blocks; a no-op when idle or when the engine
+        is closed (a closed engine searches nothing); any thread."""
+        try:
+            self._call("hayanagi_engine_stop")
+        except EngineClosedError:
+            pass
 
     def ponderhit(self) -> None:
         """The predicted move was played: the ponder search becomes a timed search."""
@@ -1097,6 +1172,7 @@ class Engine:
                 return False
 
     def is_searching(self) -> bool:
+        """True from ``go`` until the search's best move has been delivered."""
         out = ctypes.c_bool(False)
         self._call("hayanagi_engine_is_searching", ctypes.byref(out))
         return bool(out.value)
@@ -1170,6 +1246,12 @@ class Engine:
         with self._go_lock:
             self._call("hayanagi_engine_usi_command", _enc(line, "line"))
 
+    def _usi_line_queue(self) -> "queue.SimpleQueue[Any]":
+        """The queue the USI output callback fills, enabled from now on (python -m hayanagi
+        drains it on its own writer thread)."""
+        self._state.usi_enabled = True
+        return self._state.usi
+
     def usi_output(self, timeout: float = 0.0, until: Optional[str] = None) -> List[str]:
         """USI output lines received so far. With ``until``, wait (at most ``timeout``
         seconds) for a line starting with it and return the lines up to and including it."""
@@ -1197,8 +1279,7 @@ class Engine:
         return TtEntry(
             move=p.move_usi.decode("ascii"),
             move_legal=bool(p.move_legal),
-            score_kind=ScoreKind(p.score_kind),
-            score=p.score_value,
+            score=Score.from_c(p.score_kind, p.score_value),
             depth=p.depth,
             bound=Bound(p.bound),
             generation=p.generation,
@@ -1224,6 +1305,7 @@ class Engine:
         return int(out.value)
 
     def clear_hash(self) -> None:
+        """Empty the transposition table (BUSY during a search)."""
         self._call("hayanagi_engine_clear_hash")
 
     def set_table(self, table: Table) -> None:

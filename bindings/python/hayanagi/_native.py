@@ -1,10 +1,13 @@
 """The raw C API over ctypes: structs, callback types and the prototype of every function of
 ``include/hayanagi.h`` (``PROTOTYPES``; tests/bindings/test_header_bindings.py compares them
-with the header). The library is loaded on first use (:func:`lib`):
+with the header). The library is loaded on first use (:func:`lib`), from the first of:
 
-1. ``HAYANAGI_LIB``: the path of the shared library (or of a directory holding it);
-2. next to this file (the copy a wheel bundles);
-3. ``target/release`` of the source checkout this package sits in (development).
+1. inside this package, next to this file: the copy ``pip install`` and wheels bundle
+   (the build compiles it from the repository's Rust sources, bindings/python/setup.py);
+2. ``HAYANAGI_LIB``: the path of the shared library (or of a directory holding it), for a
+   package without a bundled library (the source tree); when set, it must exist;
+3. ``target/release`` of the source checkout this package sits in (development, after
+   ``cargo clib --release``), only when the package is the checkout's bindings/python.
 
 ctypes.CDLL releases the GIL for the duration of every foreign call, so a search thread that
 needs the GIL for a callback can always get it while Python waits in a native call.
@@ -52,6 +55,9 @@ FORMAT = 10
 PANIC = 11
 POISONED = 12
 NO_MEMORY = 13
+
+SCORE_CP = 0
+SCORE_MATE = 1
 
 EVENT_NONE = 0
 EVENT_INFO = 1
@@ -265,21 +271,68 @@ def library_filename() -> str:
     return "libhayanagi.so"
 
 
+def _checkout_root() -> Optional[Path]:
+    """The repository root when this package is the source tree's bindings/python/hayanagi
+    (None for an installed package)."""
+    here = Path(__file__).resolve().parent
+    root = here.parent.parent.parent
+    if here.parent.name == "python" and here.parent.parent.name == "bindings" and (root / "Cargo.toml").is_file():
+        return root
+    return None
+
+
 def candidate_paths() -> List[Path]:
-    """Where the library is looked for, in order."""
+    """Where the library is looked for, in order (see the module documentation)."""
     name = library_filename()
-    out: List[Path] = []
+    out = [Path(__file__).resolve().parent / name]
     env = os.environ.get("HAYANAGI_LIB")
     if env:
         p = Path(env)
         out.append(p / name if p.is_dir() else p)
-        return out  # an explicit choice is never second-guessed
-    here = Path(__file__).resolve().parent
-    out.append(here / name)
-    # bindings/python/hayanagi/_native.py -> repository root
-    root = here.parent.parent.parent
-    out.append(root / "target" / "release" / name)
+    root = _checkout_root()
+    if root is not None:
+        out.append(root / "target" / "release" / name)
     return out
+
+
+class LibraryNotFoundError(OSError):
+    """The shared library is in none of the places :func:`candidate_paths` lists."""
+
+
+def _find_library() -> Path:
+    name = library_filename()
+    bundled, *rest = candidate_paths()
+    if bundled.is_file():
+        return bundled
+    env = os.environ.get("HAYANAGI_LIB")
+    if env:
+        # An explicit choice is never second-guessed by the checkout's copy.
+        path = rest[0]
+        if path.is_file():
+            return path
+        raise LibraryNotFoundError(
+            f"hayanagi: HAYANAGI_LIB={env} names no {name} (it must be the library file or the "
+            "directory holding it; unset it to use the checkout's target/release)"
+        )
+    if rest and rest[0].is_file():
+        return rest[0]
+    root = _checkout_root()
+    if root is not None:
+        how = (
+            f"this package is the source tree of {root}: build the library with "
+            f"`cargo clib --release` there (it writes {rest[0]}), or install the package "
+            f"with `pip install {root / 'bindings' / 'python'}`, which builds and bundles it"
+        )
+    else:
+        how = (
+            "this installed copy of the package has no library inside: reinstall it from a "
+            "hayanagi checkout (`pip install ./bindings/python`, which builds the library "
+            "with cargo) or from a wheel"
+        )
+    raise LibraryNotFoundError(
+        f"hayanagi: {name} not found (looked in {', '.join(str(p) for p in candidate_paths())}). "
+        f"{how}; or set HAYANAGI_LIB to the path of a {name}."
+    )
 
 
 _lib: Optional[ctypes.CDLL] = None
@@ -293,14 +346,7 @@ def lib() -> ctypes.CDLL:
         return _lib
     with _lib_lock:
         if _lib is None:
-            tried = candidate_paths()
-            path = next((p for p in tried if p.is_file()), None)
-            if path is None:
-                raise OSError(
-                    "hayanagi: shared library not found; tried "
-                    + ", ".join(str(p) for p in tried)
-                    + " (set HAYANAGI_LIB to its path, or install a wheel that bundles it)"
-                )
+            path = _find_library()
             handle = ctypes.CDLL(str(path))
             for name, (restype, argtypes) in PROTOTYPES.items():
                 f = getattr(handle, name)

@@ -46,6 +46,7 @@ class Position:
 
     @classmethod
     def from_sfen(cls, sfen: str) -> "Position":
+        """The position of a bare SFEN string, with no moves."""
         return cls("sfen " + sfen)
 
     def close(self) -> None:
@@ -62,6 +63,7 @@ class Position:
 
     @property
     def moves(self) -> Tuple[str, ...]:
+        """The moves played from the start position (USI)."""
         return tuple(self._moves)
 
     def usi(self) -> str:
@@ -87,11 +89,13 @@ class Position:
         return m
 
     def copy(self) -> "Position":
+        """An independent Position with the same start and moves."""
         return Position(self._base, self._moves)
 
     # --- queries ---
 
     def sfen(self) -> str:
+        """The current position as SFEN."""
         return self._engine.sfen()
 
     def legal_moves(self) -> List[str]:
@@ -99,15 +103,19 @@ class Position:
         return self._engine.legal_moves()
 
     def is_legal(self, move: str) -> bool:
+        """Is the USI ``move`` legal here? Malformed text is not legal."""
         return self._engine.is_legal(move)
 
     def perft(self, depth: int) -> int:
+        """The number of legal move sequences of ``depth`` plies (0 to 10)."""
         return self._engine.perft(depth)
 
     def evaluate(self) -> int:
+        """Static evaluation for the side to move, in centipawns."""
         return self._engine.evaluate()
 
     def game_state(self) -> "Tuple[GameState, Optional[int]]":
+        """The game state and the winner (0 black, 1 white, None)."""
         return self._engine.game_state()
 
     @property
