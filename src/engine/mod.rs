@@ -918,7 +918,6 @@ impl Engine {
                 opts.pv_interval_ms
             },
             report_bounds: !opts.consideration_mode,
-            ..SearchConfig::default()
         }
     }
 
