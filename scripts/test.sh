@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Every test suite: formatting, lints, rustdoc, the Rust tests (release and debug builds: perft to
-# depth 6 is part of them), the move-generator cross-check against cshogi, the C/C++ tests
-# through CMake/ctest plus valgrind memcheck, and the C# (mono) and Python bindings.
+# Every test suite, after installing what they need (scripts/setup.sh test): formatting,
+# lints, rustdoc, the Rust tests (release and debug builds: perft to depth 6 is part of
+# them), the move-generator cross-check against cshogi, the C/C++ tests through CMake/ctest
+# plus valgrind memcheck, and the C# (mono) and Python bindings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
-python3 -c "import pytest" 2>/dev/null || python3 -m pip install --quiet pytest
-# numpy: the NNUE tests check their net generator against make_random_nn.py.
-python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
+# What the suites need (apt packages as root or through sudo; pytest, cshogi and numpy in a
+# venv: numpy because the NNUE tests check their net generator against make_random_nn.py).
+scripts/setup.sh test
+venv=${HAYANAGI_VENV:-$PWD/.venv}
+export VIRTUAL_ENV=$venv PATH="$venv/bin:$PATH"
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 # The Rust API's documentation builds without a warning (broken or private links).
