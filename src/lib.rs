@@ -50,8 +50,8 @@ pub mod ffi;
 
 pub use bench::{run_bench, BenchSummary, BENCH_POSITIONS};
 pub use engine::{
-    BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest, MateSink, ProgressSink,
-    SearchState, TtProbe,
+    reporting_search_id, BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest,
+    MateSink, ProgressSink, SearchState, TtProbe,
 };
 pub use eval::classic::features as classic_features;
 // Read-only HalfKP numbering for trainers (tools/nnue-train): the one owner of the feature

@@ -166,16 +166,53 @@ fn call<T: ?Sized>(sink: Option<Arc<SinkFn<T>>>, value: &T) {
     }
 }
 
-/// Info lines of the main search worker go to the info sink.
-struct SinkReport(Arc<SinkSet>);
+std::thread_local! {
+    /// The search whose output this thread is handing to a sink now (0: none).
+    static REPORTING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The id ([`Engine::search_id`]) of the search whose output the calling thread is handing
+/// to a sink right now: inside an info, progress, best-move or mate sink, the search that
+/// produced the value; inside a log sink, the search that logged it, or 0 for a message
+/// not tied to a search (from `ready`, `set_option`, ...). 0 outside any sink.
+///
+/// This tells a sink which search a value belongs to even when the host has started the
+/// next search meanwhile (a best move is delivered after its search stopped running).
+pub fn reporting_search_id() -> u64 {
+    REPORTING.with(|r| r.get())
+}
+
+/// Marks the current thread as reporting for search `id` while alive (restores the
+/// previous mark, also when a sink panics).
+struct Reporting(u64);
+
+impl Reporting {
+    fn enter(id: u64) -> Reporting {
+        Reporting(REPORTING.with(|r| r.replace(id)))
+    }
+}
+
+impl Drop for Reporting {
+    fn drop(&mut self) {
+        REPORTING.with(|r| r.set(self.0));
+    }
+}
+
+/// Info lines of the main search worker go to the info sink, marked with their search id.
+struct SinkReport {
+    sinks: Arc<SinkSet>,
+    search_id: u64,
+}
 
 impl Report for SinkReport {
     fn info(&self, info: &Info) {
-        self.0.info(info);
+        let _r = Reporting::enter(self.search_id);
+        self.sinks.info(info);
     }
 
     fn progress(&self, progress: &Progress) {
-        self.0.progress(progress);
+        let _r = Reporting::enter(self.search_id);
+        self.sinks.progress(progress);
     }
 }
 
@@ -260,13 +297,16 @@ fn net_path(opts: &EngineOptions) -> Option<PathBuf> {
 impl Shared {
     /// A search's end, on the pool's main thread: the move choice has its last word, the
     /// result is kept, and the best move is delivered (`resign` when a thread panicked).
-    fn finish_search(&self, choice: MoveChoice, result: Option<SearchResult>) {
+    fn finish_search(&self, choice: MoveChoice, result: Option<SearchResult>, search_id: u64) {
+        let _r = Reporting::enter(search_id);
         let failed = result.is_none();
         let best = match result {
             Some(mut r) => {
-                choice.finish(&mut r, &SinkReport(self.sinks.clone()), || {
-                    self.tt.read().hashfull_permille()
-                });
+                let report = SinkReport {
+                    sinks: self.sinks.clone(),
+                    search_id,
+                };
+                choice.finish(&mut r, &report, || self.tt.read().hashfull_permille());
                 let best = r.best;
                 *self.last_result.lock() = Some(r);
                 best
@@ -407,6 +447,13 @@ impl Engine {
     /// True after a search thread failed (panicked): `go` then refuses to start.
     pub fn is_poisoned(&self) -> bool {
         self.state() == SearchState::Poisoned
+    }
+
+    /// The id of the current or last search: 0 before the first, then 1, 2, ... one more
+    /// for each `go` or `go_mate` that started (a refused one takes no id). A sink learns
+    /// which search its value belongs to from [`reporting_search_id`].
+    pub fn search_id(&self) -> u64 {
+        self.shared.run.lock().search_id()
     }
 
     /// Where the engine stands: idle, searching, delivering an answer, or poisoned.
@@ -847,7 +894,7 @@ impl Engine {
             .store(limits.infinite || limits.ponder, Ordering::Release);
         *self.shared.control.lock() = control.clone();
         *self.shared.last_result.lock() = None;
-        run.start();
+        let search_id = run.start();
         drop(run);
 
         let tt = self.tt();
@@ -872,9 +919,12 @@ impl Engine {
             limits,
             config,
             time,
-            report: Arc::new(SinkReport(self.shared.sinks.clone())),
+            report: Arc::new(SinkReport {
+                sinks: self.shared.sinks.clone(),
+                search_id,
+            }),
             done: Mutex::new(Some(Box::new(move |result| {
-                shared.finish_search(choice, result)
+                shared.finish_search(choice, result, search_id)
             }))),
         };
         // The pool's main thread may still be in the previous search's best-move sink: the
@@ -1000,7 +1050,10 @@ impl Engine {
         let deadline = request
             .movetime_ms
             .map(|ms| std::time::Instant::now() + Duration::from_millis(ms));
+        // Made before `start` (the run lock is held throughout, so the id is this one).
+        let search_id = run.next_search_id();
         let thread = mate::spawn_solver_thread("hayanagi-mate", move |big_stack| {
+            let _r = Reporting::enter(search_id);
             let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let limits = MateLimits {
                     deadline,
@@ -1030,7 +1083,8 @@ impl Engine {
             Ok(handle) => {
                 // Still holding the run state: the thread cannot mark its answer final
                 // before the search is marked as running.
-                run.start();
+                let started = run.start();
+                debug_assert_eq!(started, search_id);
                 drop(run);
                 let mut threads = self.shared.mate_threads.lock();
                 // An earlier mate thread may still be in its sink: only finished ones go.

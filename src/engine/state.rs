@@ -47,6 +47,9 @@ pub(super) struct RunState {
     phase: Phase,
     /// The threads inside a delivery now (a best move and a mate answer may overlap).
     delivering: Vec<ThreadId>,
+    /// Searches started so far: the id of the current or last search (0: none yet). Ids
+    /// count both kinds of search (`go` and `go_mate`) from 1.
+    searches: u64,
 }
 
 impl RunState {
@@ -90,10 +93,22 @@ impl RunState {
     }
 
     /// Idle -> Searching. The caller has checked [`RunState::check_can_start`] under the
-    /// same lock.
-    pub fn start(&mut self) {
+    /// same lock. Returns the new search's id ([`RunState::next_search_id`]).
+    pub fn start(&mut self) -> u64 {
         debug_assert_eq!(self.phase, Phase::Idle);
         self.phase = Phase::Searching;
+        self.searches += 1;
+        self.searches
+    }
+
+    /// The id the next [`RunState::start`] gives (for a thread made before it).
+    pub fn next_search_id(&self) -> u64 {
+        self.searches + 1
+    }
+
+    /// The id of the current or last search (0 before the first).
+    pub fn search_id(&self) -> u64 {
+        self.searches
     }
 
     /// Searching -> Idle (or Poisoned when the search failed), with a delivery on `me`:
@@ -131,7 +146,10 @@ mod tests {
         let mut run = RunState::default();
         assert_eq!(run.state(), SearchState::Idle);
         run.check_can_start().unwrap();
-        run.start();
+        assert_eq!(run.search_id(), 0);
+        assert_eq!(run.next_search_id(), 1);
+        assert_eq!(run.start(), 1);
+        assert_eq!(run.search_id(), 1);
         assert_eq!(run.state(), SearchState::Searching);
         assert_eq!(run.check_not_running(), Err(EngineError::Busy));
         assert!(run.pending_for(me));
@@ -144,7 +162,7 @@ mod tests {
         );
         run.delivered(me);
         assert_eq!(run.state(), SearchState::Idle);
-        run.start();
+        assert_eq!(run.start(), 2);
         run.answer_final(me, true);
         run.delivered(me);
         assert_eq!(run.state(), SearchState::Poisoned);
