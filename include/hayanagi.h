@@ -220,6 +220,16 @@
 #define HAYANAGI_GAME_DECLARATION 4
 
 /**
+ * Events the poll queue holds at most by default (`hayanagi_engine_set_event_capacity`).
+ */
+#define HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY 4096
+
+/**
+ * The largest capacity `hayanagi_engine_set_event_capacity` accepts.
+ */
+#define HAYANAGI_EVENT_QUEUE_MAX_CAPACITY (1 << 20)
+
+/**
  * An engine handle. Opaque to C.
  */
 typedef struct hayanagi_engine hayanagi_engine;
@@ -393,6 +403,35 @@ typedef void (*hayanagi_mate_callback)(void *user_data,
 typedef void (*hayanagi_usi_output_callback)(void *user_data, const char *line);
 
 /**
+ * Counters of the poll queue (`hayanagi_engine_event_stats`). Set `struct_size` as for
+ * `hayanagi_event2`. The counts run from the last `hayanagi_engine_enable_events(true)`.
+ */
+typedef struct hayanagi_event_stats {
+  size_t struct_size;
+  /**
+   * Events in the queue now.
+   */
+  uint64_t queued;
+  /**
+   * The queue's capacity (`hayanagi_engine_set_event_capacity`).
+   */
+  uint64_t capacity;
+  /**
+   * Info events dropped because the queue was full (oldest first).
+   */
+  uint64_t dropped_full;
+  /**
+   * Events dropped because a later search had started before they were polled (all
+   * kinds).
+   */
+  uint64_t dropped_stale;
+  /**
+   * Of `dropped_stale`, the best-move and mate events (one per search at most).
+   */
+  uint64_t dropped_stale_final;
+} hayanagi_event_stats;
+
+/**
  * A polled event.
  */
 typedef struct hayanagi_event {
@@ -405,6 +444,36 @@ typedef struct hayanagi_event {
    */
   struct hayanagi_info info;
 } hayanagi_event;
+
+/**
+ * A polled event with the id of the search it belongs to (`hayanagi_engine_poll_event2`).
+ * Set `struct_size = sizeof(hayanagi_event2)` before the call: the library writes that
+ * many bytes at most (a smaller struct from an older header gets the fields it has; the
+ * first version's size is the smallest accepted), and this struct only ever grows at
+ * its end.
+ */
+typedef struct hayanagi_event2 {
+  size_t struct_size;
+  /**
+   * `HAYANAGI_EVENT_*` (`HAYANAGI_EVENT_NONE` when the queue is empty).
+   */
+  int32_t kind;
+  /**
+   * The search the event belongs to: the id `hayanagi_engine_search_id` gave for it
+   * (1, 2, ... one per started `go`/`go_mate`, USI channel searches included).
+   */
+  uint64_t search_id;
+  /**
+   * Info events of this search dropped so far because the queue was full (the oldest
+   * info events go first; best moves and mate answers are never dropped for room).
+   * On the search's best-move or mate event it is the search's final count.
+   */
+  uint64_t dropped_info;
+  /**
+   * Filled for `HAYANAGI_EVENT_INFO` (`pv` is NULL: the PV is in the text).
+   */
+  struct hayanagi_info info;
+} hayanagi_event2;
 
 /**
  * A transposition-table probe.
@@ -776,22 +845,80 @@ hayanagi_status hayanagi_engine_set_usi_output_callback(struct hayanagi_engine *
 hayanagi_status hayanagi_engine_usi_command(struct hayanagi_engine *engine, const char *line);
 
 /**
- * Queue events for `hayanagi_engine_poll_event` (for hosts that must stay on their own
- * thread). Disabling drops queued events.
+ * Queue events for `hayanagi_engine_poll_event` / `hayanagi_engine_poll_event2` (for hosts
+ * that must stay on their own thread), or stop queueing. Enabling (also when already
+ * enabled) starts an empty queue with zeroed counters; disabling drops queued events.
+ *
+ * The queue is bounded: it holds at most `hayanagi_engine_set_event_capacity` events
+ * (default `HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY`), so a host that never polls keeps a
+ * bounded amount of memory. When it is full, the oldest info event is dropped; best-move
+ * and mate events are never dropped for room. The queue holds one search's events:
+ * once a later search has started (a successful `go`/`go_mate`, or a search of the USI
+ * channel), the events of earlier searches are dropped (also a best move delivered
+ * after the next `go` returned) and no poll returns them. A host that wants every best
+ * move polls it before the next `go` (or reads the callbacks). `hayanagi_engine_event_stats`
+ * counts what was dropped; `hayanagi_event2.dropped_info` tells it per search.
  */
 hayanagi_status hayanagi_engine_enable_events(struct hayanagi_engine *engine, bool enabled);
+
+/**
+ * Set how many events the poll queue holds at most: 2 to
+ * `HAYANAGI_EVENT_QUEUE_MAX_CAPACITY` (`HAYANAGI_INVALID_ARG` otherwise). Applies to the
+ * queue now (the oldest info events that no longer fit are dropped and counted) and to
+ * the next `enable_events(true)`. The memory grows with the events actually queued; a
+ * growth the system refuses drops the event instead of aborting.
+ */
+hayanagi_status hayanagi_engine_set_event_capacity(struct hayanagi_engine *engine, size_t capacity);
+
+/**
+ * The counters of the poll queue into `out` (set `out->struct_size` first: see
+ * `hayanagi_event2`). `HAYANAGI_INVALID_ARG` when events are not enabled or
+ * `struct_size` is too small.
+ */
+hayanagi_status hayanagi_engine_event_stats(struct hayanagi_engine *engine,
+                                            struct hayanagi_event_stats *out);
 
 /**
  * Take the oldest queued event. `out->kind` is `HAYANAGI_EVENT_NONE` when the queue is
  * empty. The USI text of the event (an `info ...` or `bestmove ...` line) goes to `buf`;
  * when it does not fit, nothing is dequeued and `HAYANAGI_BUFFER_TOO_SMALL` reports the
- * size needed. `out->info.pv` is NULL for polled events (the PV is in the text).
+ * size needed. `out->info.pv` is NULL for polled events (the PV is in the text). Events of
+ * an earlier search never come out once a later one has started (see
+ * `hayanagi_engine_enable_events`); `hayanagi_engine_poll_event2` also gives the search id.
  */
 hayanagi_status hayanagi_engine_poll_event(struct hayanagi_engine *engine,
                                            struct hayanagi_event *out,
                                            char *buf,
                                            size_t cap,
                                            size_t *out_len);
+
+/**
+ * `hayanagi_engine_poll_event` with the event's search id and drop count
+ * (`hayanagi_event2`; set `out->struct_size = sizeof(hayanagi_event2)` first,
+ * `HAYANAGI_INVALID_ARG` when it is smaller than the first version).
+ */
+hayanagi_status hayanagi_engine_poll_event2(struct hayanagi_engine *engine,
+                                            struct hayanagi_event2 *out,
+                                            char *buf,
+                                            size_t cap,
+                                            size_t *out_len);
+
+/**
+ * The id of the current search, or of the last one when none runs, into `*out`: 0 before
+ * the first, then one more for each `go` or `go_mate` that returned `HAYANAGI_OK` (and
+ * each search the USI channel started). Read it right after `go` to know the id its
+ * events will carry.
+ */
+hayanagi_status hayanagi_engine_search_id(const struct hayanagi_engine *engine, uint64_t *out);
+
+/**
+ * Inside one of this engine's callbacks: the id of the search the callback reports on
+ * into `*out` (an info report's or best move's own search, even when the host has
+ * started the next search meanwhile), or 0 for a log message or USI line not tied to a
+ * search. `HAYANAGI_INVALID_ARG` outside this engine's callbacks.
+ */
+hayanagi_status hayanagi_engine_callback_search_id(const struct hayanagi_engine *engine,
+                                                   uint64_t *out);
 
 /**
  * Probe the table for the current position, or for `position` (USI position syntax) when

@@ -36,6 +36,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ffi::{c_char, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use strings::{copy_out, read_str};
@@ -110,8 +111,141 @@ fn replace_slot<F: Copy>(cell: &SlotCell<F>, slot: Slot<F>) {
 /// A queued event for hosts that poll instead of taking callbacks.
 struct Event {
     kind: i32,
+    /// The search it belongs to (`crate::engine::reporting_search_id` when it was made).
+    search_id: u64,
     info: Option<Info>,
     text: String,
+}
+
+/// The poll queue (`hayanagi_engine_enable_events`): bounded, and holding one search's
+/// events at a time.
+///
+/// * Capacity: at most `capacity` events. A new event that finds the queue full drops the
+///   oldest info event (counted in `dropped_full` and for its search); best-move and mate
+///   events are never dropped for room (there is at most one per search, and earlier
+///   searches' events are gone, so the queue stays within `capacity` + 1).
+/// * Staleness: `newest` is the latest search id seen (from an event, a `go` of the C API,
+///   or a poll, which asks the engine). Events of earlier searches are dropped (counted in
+///   `dropped_stale`) as soon as a later search is seen, and never come out of a poll:
+///   after `go` returns, no poll gives an event of an earlier search.
+struct EventQueue {
+    events: VecDeque<Event>,
+    capacity: usize,
+    newest: u64,
+    /// Info events of search `newest` dropped for room so far.
+    dropped_newest: u64,
+    dropped_full: u64,
+    dropped_stale: u64,
+    dropped_stale_final: u64,
+}
+
+impl EventQueue {
+    fn new(capacity: usize) -> EventQueue {
+        EventQueue {
+            events: VecDeque::new(),
+            capacity,
+            newest: 0,
+            dropped_newest: 0,
+            dropped_full: 0,
+            dropped_stale: 0,
+            dropped_stale_final: 0,
+        }
+    }
+
+    /// A search `id` has started (or been seen): drop the events of earlier ones.
+    fn see_search(&mut self, id: u64) {
+        if id <= self.newest {
+            return;
+        }
+        self.newest = id;
+        self.dropped_newest = 0;
+        let before = self.events.len();
+        let mut finals = 0;
+        self.events.retain(|ev| {
+            let keep = ev.search_id >= id;
+            if !keep && ev.kind != HAYANAGI_EVENT_INFO {
+                finals += 1;
+            }
+            keep
+        });
+        self.dropped_stale += (before - self.events.len()) as u64;
+        self.dropped_stale_final += finals;
+    }
+
+    /// Drop the oldest info event for room; false when there is none.
+    fn drop_oldest_info(&mut self) -> bool {
+        let Some(i) = self
+            .events
+            .iter()
+            .position(|ev| ev.kind == HAYANAGI_EVENT_INFO)
+        else {
+            return false;
+        };
+        let ev = self.events.remove(i).expect("index found above");
+        self.dropped_full += 1;
+        if ev.search_id == self.newest {
+            self.dropped_newest += 1;
+        }
+        true
+    }
+
+    fn push(&mut self, ev: Event) {
+        self.see_search(ev.search_id);
+        if ev.search_id < self.newest {
+            // A late event of a search that is over (a best move delivered after the next
+            // `go` returned): stale at once.
+            self.dropped_stale += 1;
+            if ev.kind != HAYANAGI_EVENT_INFO {
+                self.dropped_stale_final += 1;
+            }
+            return;
+        }
+        let is_info = ev.kind == HAYANAGI_EVENT_INFO;
+        while self.events.len() >= self.capacity {
+            if !self.drop_oldest_info() {
+                break;
+            }
+        }
+        if is_info && self.events.len() >= self.capacity {
+            // Full of final events (cannot happen with capacity >= 2): drop this one.
+            self.dropped_full += 1;
+            self.dropped_newest += 1;
+            return;
+        }
+        // The queue's memory grows with the host-chosen capacity: ask, never abort.
+        if self.events.try_reserve(1).is_err() {
+            if is_info {
+                self.dropped_full += 1;
+                self.dropped_newest += 1;
+                return;
+            }
+            // A final event must get through: make room by dropping an info event.
+            if !self.drop_oldest_info() {
+                return;
+            }
+        }
+        self.events.push_back(ev);
+    }
+
+    /// Info events of `search_id` dropped for room so far.
+    fn dropped_for(&self, search_id: u64) -> u64 {
+        if search_id == self.newest {
+            self.dropped_newest
+        } else {
+            0
+        }
+    }
+
+    /// Shrink (or grow) to `capacity`, dropping the oldest info events that no longer fit.
+    fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.events.len() > capacity {
+            if !self.drop_oldest_info() {
+                break;
+            }
+        }
+        self.events.shrink_to(capacity);
+    }
 }
 
 struct Callbacks {
@@ -121,7 +255,9 @@ struct Callbacks {
     mate: SlotCell<hayanagi_mate_callback>,
     log: SlotCell<hayanagi_log_callback>,
     usi: SlotCell<hayanagi_usi_output_callback>,
-    events: Mutex<Option<VecDeque<Event>>>,
+    events: Mutex<Option<EventQueue>>,
+    /// The capacity the next `enable_events(true)` gives the queue.
+    event_capacity: std::sync::atomic::AtomicUsize,
 }
 
 // SAFETY: the raw pointers are the host's `user_data` (the host promises, as documented in
@@ -151,13 +287,7 @@ impl Callbacks {
     fn on_info(&self, info: &Info) {
         let line = info.to_usi();
         self.on_usi_line(&line);
-        if let Some(q) = self.events.lock().as_mut() {
-            q.push_back(Event {
-                kind: HAYANAGI_EVENT_INFO,
-                info: Some(info.clone()),
-                text: line.clone(),
-            });
-        }
+        self.queue_event(HAYANAGI_EVENT_INFO, Some(info), || line.clone());
         let slot = self.info.read().clone();
         if let Some(f) = slot.f {
             let pv: String = info
@@ -184,13 +314,7 @@ impl Callbacks {
             BestMove::Resign => ("resign".to_string(), None),
             BestMove::Win => ("win".to_string(), None),
         };
-        if let Some(q) = self.events.lock().as_mut() {
-            q.push_back(Event {
-                kind: HAYANAGI_EVENT_BESTMOVE,
-                info: None,
-                text: b.to_usi(),
-            });
-        }
+        self.queue_event(HAYANAGI_EVENT_BESTMOVE, None, || b.to_usi());
         let slot = self.bestmove.read().clone();
         if let Some(f) = slot.f {
             let best_c = CString::new(best).unwrap_or_default();
@@ -206,13 +330,7 @@ impl Callbacks {
         for line in crate::usi::mate_lines(r) {
             self.on_usi_line(&line);
         }
-        if let Some(q) = self.events.lock().as_mut() {
-            q.push_back(Event {
-                kind: HAYANAGI_EVENT_MATE,
-                info: None,
-                text: r.to_usi(),
-            });
-        }
+        self.queue_event(HAYANAGI_EVENT_MATE, None, || r.to_usi());
         let slot = self.mate.read().clone();
         if let Some(f) = slot.f {
             let result = types::mate_result_to_c(r);
@@ -220,6 +338,19 @@ impl Callbacks {
             let _g = CallbackGuard::enter(self.owner);
             // SAFETY: host function; the struct and the string live until the call returns.
             unsafe { f(slot.user_data, &result, moves.as_ptr()) };
+        }
+    }
+
+    /// Queue an event of the search this thread reports for, when events are enabled.
+    fn queue_event(&self, kind: i32, info: Option<&Info>, text: impl FnOnce() -> String) {
+        let search_id = crate::engine::reporting_search_id();
+        if let Some(q) = self.events.lock().as_mut() {
+            q.push(Event {
+                kind,
+                search_id,
+                info: info.cloned(),
+                text: text(),
+            });
         }
     }
 
@@ -315,6 +446,16 @@ impl hayanagi_engine {
             HAYANAGI_BUFFER_TOO_SMALL if buf.is_null() => st,
             HAYANAGI_NULL_ARG => self.fail(st, "buf is NULL while cap is not 0"),
             _ => self.fail(st, msg),
+        }
+    }
+
+    /// The engine's current search id (read before the queue's lock is taken) tells the
+    /// queue which events are stale. Called after a `go` and at every poll, so events of an
+    /// earlier search never come out once a later `go` (of any front end) has returned.
+    fn drop_stale_events(&self) {
+        let current = self.engine.search_id();
+        if let Some(q) = self.callbacks.events.lock().as_mut() {
+            q.see_search(current);
         }
     }
 
@@ -565,6 +706,9 @@ pub extern "C" fn hayanagi_engine_new(
                 log: RwLock::new(Arc::new(Slot::empty())),
                 usi: RwLock::new(Arc::new(Slot::empty())),
                 events: Mutex::new(None),
+                event_capacity: std::sync::atomic::AtomicUsize::new(
+                    HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY,
+                ),
             }),
             last_error: Mutex::new(String::new()),
             usi: Mutex::new(None),
@@ -922,7 +1066,11 @@ pub extern "C" fn hayanagi_engine_go(
             Err(st) => return st,
         };
         // Nothing set means infinite: the engine's rule (src/request.rs), as for USI.
-        e.status_of(e.engine.go(limits))
+        let st = e.status_of(e.engine.go(limits));
+        if st == HAYANAGI_OK {
+            e.drop_stale_events();
+        }
+        st
     })
 }
 
@@ -959,7 +1107,11 @@ pub extern "C" fn hayanagi_engine_go_mate(
             nodes: (nodes > 0).then_some(nodes),
             any_length: flags & HAYANAGI_MATE_ANY_LENGTH != 0,
         };
-        e.status_of(e.engine.go_mate(request))
+        let st = e.status_of(e.engine.go_mate(request));
+        if st == HAYANAGI_OK {
+            e.drop_stale_events();
+        }
+        st
     })
 }
 
@@ -1186,8 +1338,19 @@ pub extern "C" fn hayanagi_engine_usi_command(
     })
 }
 
-/// Queue events for `hayanagi_engine_poll_event` (for hosts that must stay on their own
-/// thread). Disabling drops queued events.
+/// Queue events for `hayanagi_engine_poll_event` / `hayanagi_engine_poll_event2` (for hosts
+/// that must stay on their own thread), or stop queueing. Enabling (also when already
+/// enabled) starts an empty queue with zeroed counters; disabling drops queued events.
+///
+/// The queue is bounded: it holds at most `hayanagi_engine_set_event_capacity` events
+/// (default `HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY`), so a host that never polls keeps a
+/// bounded amount of memory. When it is full, the oldest info event is dropped; best-move
+/// and mate events are never dropped for room. The queue holds one search's events:
+/// once a later search has started (a successful `go`/`go_mate`, or a search of the USI
+/// channel), the events of earlier searches are dropped (also a best move delivered
+/// after the next `go` returned) and no poll returns them. A host that wants every best
+/// move polls it before the next `go` (or reads the callbacks). `hayanagi_engine_event_stats`
+/// counts what was dropped; `hayanagi_event2.dropped_info` tells it per search.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_enable_events(
     engine: *mut hayanagi_engine,
@@ -1195,15 +1358,137 @@ pub extern "C" fn hayanagi_engine_enable_events(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        *e.callbacks.events.lock() = enabled.then(VecDeque::new);
+        let capacity = e.callbacks.event_capacity.load(Ordering::Relaxed);
+        let current = e.engine.search_id();
+        let queue = enabled.then(|| {
+            let mut q = EventQueue::new(capacity);
+            // Events come from now on; a search already over is not waited for.
+            q.newest = current;
+            q
+        });
+        let old = std::mem::replace(&mut *e.callbacks.events.lock(), queue);
+        drop(old);
         HAYANAGI_OK
     })
+}
+
+/// Set how many events the poll queue holds at most: 2 to
+/// `HAYANAGI_EVENT_QUEUE_MAX_CAPACITY` (`HAYANAGI_INVALID_ARG` otherwise). Applies to the
+/// queue now (the oldest info events that no longer fit are dropped and counted) and to
+/// the next `enable_events(true)`. The memory grows with the events actually queued; a
+/// growth the system refuses drops the event instead of aborting.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_set_event_capacity(
+    engine: *mut hayanagi_engine,
+    capacity: usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        if !(2..=HAYANAGI_EVENT_QUEUE_MAX_CAPACITY).contains(&capacity) {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                format!(
+                    "event capacity {capacity} is outside 2..={HAYANAGI_EVENT_QUEUE_MAX_CAPACITY}"
+                ),
+            );
+        }
+        e.callbacks
+            .event_capacity
+            .store(capacity, Ordering::Relaxed);
+        if let Some(q) = e.callbacks.events.lock().as_mut() {
+            q.set_capacity(capacity);
+        }
+        HAYANAGI_OK
+    })
+}
+
+/// The counters of the poll queue into `out` (set `out->struct_size` first: see
+/// `hayanagi_event2`). `HAYANAGI_INVALID_ARG` when events are not enabled or
+/// `struct_size` is too small.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_event_stats(
+    engine: *mut hayanagi_engine,
+    out: *mut hayanagi_event_stats,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null; the header requires `struct_size` to be set.
+        let size = unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() };
+        if size < types::EVENT_STATS_V1_SIZE {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                "out->struct_size is smaller than the first hayanagi_event_stats",
+            );
+        }
+        e.drop_stale_events();
+        let q = e.callbacks.events.lock();
+        let Some(q) = q.as_ref() else {
+            return e.fail(HAYANAGI_INVALID_ARG, EVENTS_OFF);
+        };
+        let stats = hayanagi_event_stats {
+            struct_size: size.min(std::mem::size_of::<hayanagi_event_stats>()),
+            queued: q.events.len() as u64,
+            capacity: q.capacity as u64,
+            dropped_full: q.dropped_full,
+            dropped_stale: q.dropped_stale,
+            dropped_stale_final: q.dropped_stale_final,
+        };
+        // SAFETY: the host's struct has `size` writable bytes; we write at most ours.
+        unsafe { write_versioned(out, &stats, size) };
+        HAYANAGI_OK
+    })
+}
+
+const EVENTS_OFF: &str = "events are not enabled (hayanagi_engine_enable_events)";
+
+/// Copy the first `size` bytes of `value` (at most all of it) to `out`.
+///
+/// # Safety
+/// `out` has `size` writable bytes; `T` is a `repr(C)` struct of plain data.
+unsafe fn write_versioned<T: Copy>(out: *mut T, value: &T, size: usize) {
+    let n = size.min(std::mem::size_of::<T>());
+    // SAFETY: `n` bytes are readable in `value` and writable at `out` (the caller's
+    // promise); a host struct never overlaps our local.
+    unsafe { std::ptr::copy_nonoverlapping(value as *const T as *const u8, out as *mut u8, n) };
+}
+
+/// Take the oldest event: its text into `buf` (as for the other text getters) and the
+/// event to `write`, or `HAYANAGI_EVENT_NONE` with an empty text. Nothing is dequeued when
+/// the text does not fit.
+fn poll_with(
+    e: &hayanagi_engine,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+    write: impl FnOnce(Option<(&Event, u64)>),
+) -> hayanagi_status {
+    e.drop_stale_events();
+    let mut q = e.callbacks.events.lock();
+    let Some(queue) = q.as_mut() else {
+        return e.fail(HAYANAGI_INVALID_ARG, EVENTS_OFF);
+    };
+    let text = queue.events.front().map_or("", |ev| ev.text.as_str());
+    let st = copy_out(text, buf, cap, out_len);
+    if st != HAYANAGI_OK {
+        return e.report_copy(st, buf, "buffer too small for the event text");
+    }
+    match queue.events.pop_front() {
+        None => write(None),
+        Some(ev) => {
+            let dropped = queue.dropped_for(ev.search_id);
+            write(Some((&ev, dropped)));
+        }
+    }
+    HAYANAGI_OK
 }
 
 /// Take the oldest queued event. `out->kind` is `HAYANAGI_EVENT_NONE` when the queue is
 /// empty. The USI text of the event (an `info ...` or `bestmove ...` line) goes to `buf`;
 /// when it does not fit, nothing is dequeued and `HAYANAGI_BUFFER_TOO_SMALL` reports the
-/// size needed. `out->info.pv` is NULL for polled events (the PV is in the text).
+/// size needed. `out->info.pv` is NULL for polled events (the PV is in the text). Events of
+/// an earlier search never come out once a later one has started (see
+/// `hayanagi_engine_enable_events`); `hayanagi_engine_poll_event2` also gives the search id.
 #[no_mangle]
 pub extern "C" fn hayanagi_engine_poll_event(
     engine: *mut hayanagi_engine,
@@ -1215,35 +1500,102 @@ pub extern "C" fn hayanagi_engine_poll_event(
     ffi_boundary(|| {
         let e = engine_ref!(engine);
         require!(e, out, "out");
-        let mut q = e.callbacks.events.lock();
-        let Some(queue) = q.as_mut() else {
-            return e.fail(
-                HAYANAGI_INVALID_ARG,
-                "events are not enabled (hayanagi_engine_enable_events)",
-            );
-        };
-        let Some(ev) = queue.front() else {
-            // No event: an empty text, like any other text getter.
-            let st = copy_out("", buf, cap, out_len);
-            if st != HAYANAGI_OK {
-                return e.report_copy(st, buf, "buffer too small for the event text");
+        poll_with(e, buf, cap, out_len, |ev| {
+            let mut c = types::empty_event();
+            if let Some((ev, _)) = ev {
+                c.kind = ev.kind;
+                if let Some(info) = &ev.info {
+                    c.info = types::info_to_c(info, std::ptr::null());
+                }
             }
             // SAFETY: non-null out-param.
-            unsafe { out.write(types::empty_event()) };
-            return HAYANAGI_OK;
-        };
-        let st = copy_out(&ev.text, buf, cap, out_len);
-        if st != HAYANAGI_OK {
-            return e.report_copy(st, buf, "buffer too small for the event text");
+            unsafe { out.write(c) };
+        })
+    })
+}
+
+/// `hayanagi_engine_poll_event` with the event's search id and drop count
+/// (`hayanagi_event2`; set `out->struct_size = sizeof(hayanagi_event2)` first,
+/// `HAYANAGI_INVALID_ARG` when it is smaller than the first version).
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_poll_event2(
+    engine: *mut hayanagi_engine,
+    out: *mut hayanagi_event2,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null; the header requires `struct_size` to be set.
+        let size = unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() };
+        if size < types::EVENT2_V1_SIZE {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                "out->struct_size is smaller than the first hayanagi_event2",
+            );
         }
-        let ev = queue.pop_front().expect("front exists");
-        let mut c = types::empty_event();
-        c.kind = ev.kind;
-        if let Some(info) = &ev.info {
-            c.info = types::info_to_c(info, std::ptr::null());
+        poll_with(e, buf, cap, out_len, |ev| {
+            let mut c = hayanagi_event2 {
+                struct_size: size.min(std::mem::size_of::<hayanagi_event2>()),
+                kind: HAYANAGI_EVENT_NONE,
+                search_id: 0,
+                dropped_info: 0,
+                info: types::empty_event().info,
+            };
+            if let Some((ev, dropped)) = ev {
+                c.kind = ev.kind;
+                c.search_id = ev.search_id;
+                c.dropped_info = dropped;
+                if let Some(info) = &ev.info {
+                    c.info = types::info_to_c(info, std::ptr::null());
+                }
+            }
+            // SAFETY: the host's struct has `size` writable bytes; we write at most ours.
+            unsafe { write_versioned(out, &c, size) };
+        })
+    })
+}
+
+/// The id of the current search, or of the last one when none runs, into `*out`: 0 before
+/// the first, then one more for each `go` or `go_mate` that returned `HAYANAGI_OK` (and
+/// each search the USI channel started). Read it right after `go` to know the id its
+/// events will carry.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_search_id(
+    engine: *const hayanagi_engine,
+    out: *mut u64,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        // SAFETY: non-null out-param.
+        unsafe { out.write(e.engine.search_id()) };
+        HAYANAGI_OK
+    })
+}
+
+/// Inside one of this engine's callbacks: the id of the search the callback reports on
+/// into `*out` (an info report's or best move's own search, even when the host has
+/// started the next search meanwhile), or 0 for a log message or USI line not tied to a
+/// search. `HAYANAGI_INVALID_ARG` outside this engine's callbacks.
+#[no_mangle]
+pub extern "C" fn hayanagi_engine_callback_search_id(
+    engine: *const hayanagi_engine,
+    out: *mut u64,
+) -> hayanagi_status {
+    ffi_boundary(|| {
+        let e = engine_ref!(engine);
+        require!(e, out, "out");
+        if !e.in_own_callback() {
+            return e.fail(
+                HAYANAGI_INVALID_ARG,
+                "hayanagi_engine_callback_search_id called outside this engine's callbacks",
+            );
         }
         // SAFETY: non-null out-param.
-        unsafe { out.write(c) };
+        unsafe { out.write(crate::engine::reporting_search_id()) };
         HAYANAGI_OK
     })
 }

@@ -243,6 +243,58 @@ pub struct hayanagi_event {
     pub info: hayanagi_info,
 }
 
+/// Events the poll queue holds at most by default (`hayanagi_engine_set_event_capacity`).
+pub const HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY: usize = 4096;
+/// The largest capacity `hayanagi_engine_set_event_capacity` accepts.
+pub const HAYANAGI_EVENT_QUEUE_MAX_CAPACITY: usize = 1_048_576;
+
+/// A polled event with the id of the search it belongs to (`hayanagi_engine_poll_event2`).
+/// Set `struct_size = sizeof(hayanagi_event2)` before the call: the library writes that
+/// many bytes at most (a smaller struct from an older header gets the fields it has; the
+/// first version's size is the smallest accepted), and this struct only ever grows at
+/// its end.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_event2 {
+    pub struct_size: usize,
+    /// `HAYANAGI_EVENT_*` (`HAYANAGI_EVENT_NONE` when the queue is empty).
+    pub kind: i32,
+    /// The search the event belongs to: the id `hayanagi_engine_search_id` gave for it
+    /// (1, 2, ... one per started `go`/`go_mate`, USI channel searches included).
+    pub search_id: u64,
+    /// Info events of this search dropped so far because the queue was full (the oldest
+    /// info events go first; best moves and mate answers are never dropped for room).
+    /// On the search's best-move or mate event it is the search's final count.
+    pub dropped_info: u64,
+    /// Filled for `HAYANAGI_EVENT_INFO` (`pv` is NULL: the PV is in the text).
+    pub info: hayanagi_info,
+}
+
+/// Size of the first version of `hayanagi_event2`: the smallest `struct_size` accepted.
+pub(super) const EVENT2_V1_SIZE: usize = std::mem::size_of::<hayanagi_event2>();
+
+/// Counters of the poll queue (`hayanagi_engine_event_stats`). Set `struct_size` as for
+/// `hayanagi_event2`. The counts run from the last `hayanagi_engine_enable_events(true)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hayanagi_event_stats {
+    pub struct_size: usize,
+    /// Events in the queue now.
+    pub queued: u64,
+    /// The queue's capacity (`hayanagi_engine_set_event_capacity`).
+    pub capacity: u64,
+    /// Info events dropped because the queue was full (oldest first).
+    pub dropped_full: u64,
+    /// Events dropped because a later search had started before they were polled (all
+    /// kinds).
+    pub dropped_stale: u64,
+    /// Of `dropped_stale`, the best-move and mate events (one per search at most).
+    pub dropped_stale_final: u64,
+}
+
+/// Size of the first version of `hayanagi_event_stats`.
+pub(super) const EVENT_STATS_V1_SIZE: usize = std::mem::size_of::<hayanagi_event_stats>();
+
 pub(super) fn empty_event() -> hayanagi_event {
     hayanagi_event {
         kind: HAYANAGI_EVENT_NONE,
