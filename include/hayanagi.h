@@ -227,7 +227,7 @@
 /**
  * The largest capacity `hayanagi_engine_set_event_capacity` accepts.
  */
-#define HAYANAGI_EVENT_QUEUE_MAX_CAPACITY (1 << 20)
+#define HAYANAGI_EVENT_QUEUE_MAX_CAPACITY 1048576
 
 /**
  * An engine handle. Opaque to C.
