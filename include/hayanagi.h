@@ -220,16 +220,6 @@
 #define HAYANAGI_GAME_DECLARATION 4
 
 /**
- * Events the poll queue holds at most by default (`hayanagi_engine_set_event_capacity`).
- */
-#define HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY 4096
-
-/**
- * The largest capacity `hayanagi_engine_set_event_capacity` accepts.
- */
-#define HAYANAGI_EVENT_QUEUE_MAX_CAPACITY 1048576
-
-/**
  * An engine handle. Opaque to C.
  */
 typedef struct hayanagi_engine hayanagi_engine;
@@ -850,7 +840,7 @@ hayanagi_status hayanagi_engine_usi_command(struct hayanagi_engine *engine, cons
  * enabled) starts an empty queue with zeroed counters; disabling drops queued events.
  *
  * The queue is bounded: it holds at most `hayanagi_engine_set_event_capacity` events
- * (default `HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY`), so a host that never polls keeps a
+ * (default 4096), so a host that never polls keeps a
  * bounded amount of memory. When it is full, the oldest info event is dropped; best-move
  * and mate events are never dropped for room. The queue holds one search's events:
  * once a later search has started (a successful `go`/`go_mate`, or a search of the USI
@@ -862,8 +852,8 @@ hayanagi_status hayanagi_engine_usi_command(struct hayanagi_engine *engine, cons
 hayanagi_status hayanagi_engine_enable_events(struct hayanagi_engine *engine, bool enabled);
 
 /**
- * Set how many events the poll queue holds at most: 2 to
- * `HAYANAGI_EVENT_QUEUE_MAX_CAPACITY` (`HAYANAGI_INVALID_ARG` otherwise). Applies to the
+ * Set how many events the poll queue holds at most: 2 to 1048576 (default 4096;
+ * `HAYANAGI_INVALID_ARG` otherwise). Applies to the
  * queue now (the oldest info events that no longer fit are dropped and counted) and to
  * the next `enable_events(true)`. The memory grows with the events actually queued; a
  * growth the system refuses drops the event instead of aborting.

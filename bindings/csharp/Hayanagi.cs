@@ -4,9 +4,16 @@
 //   using (var engine = new Hayanagi.Engine())
 //   {
 //       engine.SetPosition("startpos moves 7g7f 3c3d");
-//       Task<BestMove> best = engine.GoAsync(Limits.MoveTime(1000));
-//       while (!best.IsCompleted) { EngineEvent ev; while (engine.TryPoll(out ev)) Print(ev); Thread.Sleep(10); }
-//       Console.WriteLine(best.Result);
+//       engine.Go(Limits.MoveTime(1000));
+//       BestMove best = null;   // the best move is the search's last event: drain up to it
+//       while (best == null)
+//       {
+//           EngineEvent ev;
+//           while (best == null && engine.TryPoll(out ev))
+//               if (ev.Kind == EventKind.BestMove) best = ev.BestMove; else Print(ev);
+//           if (best == null) Thread.Sleep(10);
+//       }
+//       Console.WriteLine(best);
 //   }
 //
 // Design (see bindings/csharp/README.md for the Unity notes)
@@ -26,7 +33,17 @@
 //     the caller drains them with TryPoll()/Poll() (Unity: in Update()). The optional C#
 //     events InfoReceived/BestMoveReceived/MateReceived/LogReceived run on the search
 //     thread: keep them short, never touch Unity objects from them, and do not capture the
-//     Engine in them (that would keep it alive until Dispose).
+//     Engine in them (that would keep it alive until Dispose). QueueEvents follows the API
+//     the host uses: events are queued while no such handler is subscribed (a polling
+//     host), not once one is (a host taking handlers, which never polls, queues nothing);
+//     setting QueueEvents makes it explicit.
+//   - Every event carries the id of its search (EngineEvent.SearchId, Engine.SearchId; the
+//     library's hayanagi_engine_callback_search_id). Go/GoAsync/GoMate drop the queued
+//     events of earlier searches, and TryPoll never returns one once a later search has
+//     started (also one started on the USI channel): a game's Update() loop never shows
+//     the previous search's best move after the next Go.
+//   - A missing native library surfaces as a DllNotFoundException whose message says where
+//     the file must go (Library.NotFoundHelp).
 //   - Every failing call throws HayanagiException carrying the status code and message.
 //   - Thread safety is the C API's: every method may be called from any thread; one search
 //     at a time per engine (a second Go while searching throws Status.Busy).
@@ -34,6 +51,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Globalization;
+using System.IO;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
@@ -212,6 +230,9 @@ namespace Hayanagi
     public sealed class EngineEvent
     {
         public EventKind Kind;
+        /// <summary>The search the event belongs to (Engine.SearchId after its Go: 1, 2, ...);
+        /// 0 for a log message or USI line not tied to a search.</summary>
+        public long SearchId;
         /// <summary>For EventKind.Info.</summary>
         public Info Info;
         /// <summary>For EventKind.BestMove.</summary>
@@ -222,7 +243,7 @@ namespace Hayanagi
         /// the log message, or the USI output line.</summary>
         public string Text;
 
-        public override string ToString() { return Kind + ": " + Text; }
+        public override string ToString() { return Kind + " #" + SearchId + ": " + Text; }
     }
 
     /// <summary>Search limits. Unset (null/false) means no such limit; with nothing set the
@@ -258,13 +279,69 @@ namespace Hayanagi
         public const uint ExpectedAbiVersion = 1;
 
         /// <summary>The ABI version of the loaded library.</summary>
-        public static uint AbiVersion { get { return Native.hayanagi_abi_version(); } }
+        public static uint AbiVersion
+        {
+            get
+            {
+                try { return Native.hayanagi_abi_version(); }
+                catch (DllNotFoundException e) { throw NotFound(e); }
+            }
+        }
+
+        /// <summary>The native library's file name on this platform.</summary>
+        public static string NativeFileName
+        {
+            get
+            {
+                if (Path.DirectorySeparatorChar == '\\') return "hayanagi.dll";
+                return IsMac ? "libhayanagi.dylib" : "libhayanagi.so";
+            }
+        }
+
+        static bool IsMac
+        {
+            get
+            {
+                // Mono reports macOS as Unix; its system folders tell it apart.
+                return Environment.OSVersion.Platform == PlatformID.MacOSX
+                    || (Environment.OSVersion.Platform == PlatformID.Unix && Directory.Exists("/System/Library/CoreServices"));
+            }
+        }
+
+        /// <summary>Where the native library must be for this binding to find it.</summary>
+        public static string NotFoundHelp
+        {
+            get
+            {
+                return "the native library " + NativeFileName + " (built by `cargo clib --release` into target/release/) was not found. "
+                    + "Put it where the runtime looks: in a Unity project Assets/Plugins/x86_64/libhayanagi.so (Linux), "
+                    + "Assets/Plugins/x86_64/hayanagi.dll (Windows) or Assets/Plugins/macOS/libhayanagi.dylib (macOS), "
+                    + "with that platform and CPU ticked in the plugin's import settings (restart the Editor after replacing it; "
+                    + "iOS/tvOS link libhayanagi.a statically, see bindings/unity/README.md); "
+                    + "outside Unity next to the executable (" + AppDomain.CurrentDomain.BaseDirectory + ") "
+                    + "or on the loader's path (LD_LIBRARY_PATH, DYLD_LIBRARY_PATH, PATH).";
+            }
+        }
+
+        /// <summary>The exception to throw for a missing library: the same type, with
+        /// NotFoundHelp and the runtime's message.</summary>
+        internal static DllNotFoundException NotFound(DllNotFoundException e)
+        {
+            return new DllNotFoundException("hayanagi: " + NotFoundHelp + " (" + e.Message + ")", e);
+        }
 
         /// <summary>True when the loaded library has the ABI this file was written for.</summary>
         public static bool AbiCompatible { get { return AbiVersion == ExpectedAbiVersion; } }
 
         /// <summary>The library version, e.g. "0.1.0".</summary>
-        public static string Version { get { return Utf8.FromNative(Native.hayanagi_version_string()); } }
+        public static string Version
+        {
+            get
+            {
+                try { return Utf8.FromNative(Native.hayanagi_version_string()); }
+                catch (DllNotFoundException e) { throw NotFound(e); }
+            }
+        }
 
         /// <summary>A static description of a status code.</summary>
         public static string StatusString(Status status)
@@ -401,11 +478,23 @@ namespace Hayanagi
     /// It must never reference the Engine (the GCHandle would keep it alive).</summary>
     internal sealed class EngineState
     {
-        internal readonly ConcurrentQueue<EngineEvent> Events = new ConcurrentQueue<EngineEvent>();
-        internal int QueuedInfos;
+        // The queue and its counters, under QueueLock (held briefly, never while host code runs).
+        readonly object QueueLock = new object();
+        readonly Queue<EngineEvent> Events = new Queue<EngineEvent>();
+        int QueuedInfos;
         internal int MaxQueuedInfos = 10000;
         internal long DroppedInfos;
-        internal volatile bool QueueEnabled = true;
+        internal long DroppedStale;
+        // The newest search known (from Go, a callback or a poll): events of earlier
+        // searches are stale. Written under QueueLock.
+        long currentSearch;
+        internal long CurrentSearch { get { return Interlocked.Read(ref currentSearch); } }
+        // 0: automatic (queue while no handler is subscribed), 1: always, 2: never.
+        internal volatile int QueueMode;
+        // The raw engine pointer, for hayanagi_engine_callback_search_id inside callbacks
+        // (not the EngineHandle: the state must not keep the handle alive). Valid while
+        // callbacks can run.
+        internal IntPtr Raw;
         internal volatile bool UsiOutputEnabled;
         internal TaskCompletionSource<BestMove> PendingBest;
         internal TaskCompletionSource<MateResult> PendingMate;
@@ -421,29 +510,109 @@ namespace Hayanagi
         internal Action<MateResult> MateHandler;
         internal Action<string> LogHandler;
 
+        internal bool QueueEnabled
+        {
+            get
+            {
+                int mode = QueueMode;
+                if (mode != 0) return mode == 1;
+                return InfoHandler == null && BestMoveHandler == null && MateHandler == null && LogHandler == null;
+            }
+        }
+
+        static bool Counted(EventKind k)
+        {
+            return k == EventKind.Info || k == EventKind.UsiOutput || k == EventKind.Log;
+        }
+
+        static bool IsStale(EngineEvent ev, long current)
+        {
+            return ev.SearchId != 0 && ev.SearchId < current;
+        }
+
+        /// <summary>Search id has started (or been seen): drop the queued events of earlier
+        /// searches. Returns false when id is itself older than the newest known.</summary>
+        internal bool SeeSearch(long id)
+        {
+            lock (QueueLock)
+            {
+                long cur = currentSearch;
+                if (id < cur) return false;
+                if (id == cur) return true;
+                Interlocked.Exchange(ref currentSearch, id);
+                int n = Events.Count;
+                for (int i = 0; i < n; i++)
+                {
+                    EngineEvent ev = Events.Dequeue();
+                    if (IsStale(ev, id))
+                    {
+                        DroppedStale++;
+                        if (Counted(ev.Kind)) QueuedInfos--;
+                    }
+                    else
+                    {
+                        Events.Enqueue(ev);
+                    }
+                }
+                return true;
+            }
+        }
+
         internal void Enqueue(EngineEvent ev)
         {
             if (!QueueEnabled) return;
-            if (ev.Kind == EventKind.Info || ev.Kind == EventKind.UsiOutput || ev.Kind == EventKind.Log)
+            lock (QueueLock)
             {
-                // Bounded: a host that never polls must not grow the queue forever. Best
-                // moves and mate answers are always kept.
-                if (Interlocked.Increment(ref QueuedInfos) > MaxQueuedInfos)
+                if (IsStale(ev, currentSearch))
                 {
-                    Interlocked.Decrement(ref QueuedInfos);
-                    Interlocked.Increment(ref DroppedInfos);
+                    // A late event of a search that is over (its best move came after the
+                    // next Go): never queued.
+                    DroppedStale++;
                     return;
                 }
+                if (Counted(ev.Kind))
+                {
+                    // Bounded: a host that never polls must not grow the queue forever. Best
+                    // moves and mate answers are always kept.
+                    if (QueuedInfos >= MaxQueuedInfos)
+                    {
+                        DroppedInfos++;
+                        return;
+                    }
+                    QueuedInfos++;
+                }
+                Events.Enqueue(ev);
             }
-            Events.Enqueue(ev);
         }
 
         internal bool TryDequeue(out EngineEvent ev)
         {
-            if (!Events.TryDequeue(out ev)) return false;
-            if (ev.Kind == EventKind.Info || ev.Kind == EventKind.UsiOutput || ev.Kind == EventKind.Log)
-                Interlocked.Decrement(ref QueuedInfos);
-            return true;
+            lock (QueueLock)
+            {
+                while (Events.Count > 0)
+                {
+                    ev = Events.Dequeue();
+                    if (Counted(ev.Kind)) QueuedInfos--;
+                    if (!IsStale(ev, currentSearch)) return true;
+                    DroppedStale++;
+                }
+            }
+            ev = null;
+            return false;
+        }
+
+        internal int QueuedCount { get { lock (QueueLock) return Events.Count; } }
+
+        internal long DroppedCount { get { lock (QueueLock) return DroppedInfos; } }
+
+        internal long StaleCount { get { lock (QueueLock) return DroppedStale; } }
+
+        /// <summary>Inside a callback: the search it reports on (0: none; also when the
+        /// library cannot tell).</summary>
+        internal long CallbackSearchId()
+        {
+            ulong id;
+            return Native.hayanagi_engine_callback_search_id(Raw, out id) == 0 ? (long)id : 0;
         }
 
         internal void RunHandler<T>(Action<T> handler, T value)
@@ -483,6 +652,9 @@ namespace Hayanagi
         /// <summary>GCHandles handed to the library and not yet released by it (for tests).</summary>
         internal static int LiveUserData;
 
+        /// <summary>Info callbacks run in this process, all engines (for tests).</summary>
+        internal static long InfoCallbacksTotal;
+
         [ThreadStatic] static EngineState inCallback;
 
         static EngineState StateOf(IntPtr userData)
@@ -500,8 +672,11 @@ namespace Hayanagi
                 inCallback = s;
                 var n = (Native.NativeInfo)Marshal.PtrToStructure(info, typeof(Native.NativeInfo));
                 var i = ToInfo(n, Utf8.SplitMoves(Utf8.FromNative(n.pv)), Utf8.FromNative(usiLine));
+                long id = s.CallbackSearchId();
+                s.SeeSearch(id);
                 Interlocked.Increment(ref s.InfosDelivered);
-                s.Enqueue(new EngineEvent { Kind = EventKind.Info, Info = i, Text = i.UsiLine });
+                Interlocked.Increment(ref InfoCallbacksTotal);
+                s.Enqueue(new EngineEvent { Kind = EventKind.Info, SearchId = id, Info = i, Text = i.UsiLine });
                 s.RunHandler(s.InfoHandler, i);
             }
             catch (Exception e)
@@ -523,11 +698,14 @@ namespace Hayanagi
                 s = StateOf(userData);
                 inCallback = s;
                 var b = new BestMove(Utf8.FromNative(bestmove), Utf8.FromNative(ponder));
+                long id = s.CallbackSearchId();
+                // False for a late best move of a search older than the newest one started.
+                bool current = s.SeeSearch(id);
                 Interlocked.Exchange(ref s.Outstanding, 0);
-                s.LastBestMove = b;
+                if (current) s.LastBestMove = b;
                 Interlocked.Increment(ref s.BestMovesDelivered);
-                s.Enqueue(new EngineEvent { Kind = EventKind.BestMove, BestMove = b, Text = b.ToString() });
-                var tcs = Interlocked.Exchange(ref s.PendingBest, null);
+                s.Enqueue(new EngineEvent { Kind = EventKind.BestMove, SearchId = id, BestMove = b, Text = b.ToString() });
+                var tcs = current ? Interlocked.Exchange(ref s.PendingBest, null) : null;
                 if (tcs != null) tcs.TrySetResult(b);
                 s.RunHandler(s.BestMoveHandler, b);
             }
@@ -552,8 +730,10 @@ namespace Hayanagi
                 var n = (Native.NativeMateResult)Marshal.PtrToStructure(result, typeof(Native.NativeMateResult));
                 Interlocked.Exchange(ref s.Outstanding, 0);
                 var m = ToMate(n, Utf8.FromNative(moves));
-                s.Enqueue(new EngineEvent { Kind = EventKind.Mate, Mate = m, Text = m.ToString() });
-                var tcs = Interlocked.Exchange(ref s.PendingMate, null);
+                long id = s.CallbackSearchId();
+                bool current = s.SeeSearch(id);
+                s.Enqueue(new EngineEvent { Kind = EventKind.Mate, SearchId = id, Mate = m, Text = m.ToString() });
+                var tcs = current ? Interlocked.Exchange(ref s.PendingMate, null) : null;
                 if (tcs != null) tcs.TrySetResult(m);
                 s.RunHandler(s.MateHandler, m);
             }
@@ -576,7 +756,7 @@ namespace Hayanagi
                 s = StateOf(userData);
                 inCallback = s;
                 string text = Utf8.FromNative(message);
-                s.Enqueue(new EngineEvent { Kind = EventKind.Log, Text = text });
+                s.Enqueue(new EngineEvent { Kind = EventKind.Log, SearchId = s.CallbackSearchId(), Text = text });
                 s.RunHandler(s.LogHandler, text);
             }
             catch (Exception e)
@@ -597,7 +777,7 @@ namespace Hayanagi
             {
                 s = StateOf(userData);
                 if (!s.UsiOutputEnabled) return;
-                s.Enqueue(new EngineEvent { Kind = EventKind.UsiOutput, Text = Utf8.FromNative(line) });
+                s.Enqueue(new EngineEvent { Kind = EventKind.UsiOutput, SearchId = s.CallbackSearchId(), Text = Utf8.FromNative(line) });
             }
             catch (Exception e)
             {
@@ -632,7 +812,15 @@ namespace Hayanagi
                 threads = threads,
             };
             EngineHandle h;
-            int st = Native.hayanagi_engine_new(ref config, out h);
+            int st;
+            try
+            {
+                st = Native.hayanagi_engine_new(ref config, out h);
+            }
+            catch (DllNotFoundException e)
+            {
+                throw Library.NotFound(e);
+            }
             if (st != 0)
             {
                 string msg = Library.LastError();
@@ -642,6 +830,7 @@ namespace Hayanagi
             handle = h;
             Track(h);
             state = new EngineState();
+            state.Raw = h.DangerousGetHandle();
             try
             {
                 Install((ud) => Native.hayanagi_engine_set_info_callback(handle, InfoThunk, ud, FreeThunk));
@@ -976,17 +1165,38 @@ namespace Hayanagi
         void Start(Func<int> start, Action undo)
         {
             Interlocked.Exchange(ref state.Outstanding, 1);
+            var previousBest = state.LastBestMove;
+            state.LastBestMove = null;
             int st = start();
             if (st != 0)
             {
                 Interlocked.Exchange(ref state.Outstanding, 0);
+                state.LastBestMove = previousBest;
                 if (undo != null) undo();
                 Check(st);
+            }
+            // The events of earlier searches are stale from now on.
+            state.SeeSearch(SearchId);
+        }
+
+        /// <summary>The id of the current search, or of the last one when none runs: 0
+        /// before the first, then one more for each search started (Go, GoAsync, GoMate,
+        /// and searches of the USI channel). Read it after Go to know the SearchId its
+        /// events carry.</summary>
+        public long SearchId
+        {
+            get
+            {
+                ulong id;
+                Check(Native.hayanagi_engine_search_id(handle, out id));
+                return (long)id;
             }
         }
 
         /// <summary>Start a search and return at once. Exactly one best move follows: as an
-        /// EventKind.BestMove event (TryPoll), to BestMoveReceived and in LastBestMove.</summary>
+        /// EventKind.BestMove event (TryPoll; the search's last event), to BestMoveReceived
+        /// and in LastBestMove. The queued events of earlier searches are dropped (counted
+        /// in StaleEvents) and LastBestMove is null until this search's best move.</summary>
         public void Go(Limits limits)
         {
             lock (goLock)
@@ -1088,28 +1298,54 @@ namespace Hayanagi
             }
         }
 
-        /// <summary>The best move of the last finished search, or null.</summary>
+        /// <summary>The best move of the last finished search; null from Go until the new
+        /// search's best move arrives (never the previous search's).</summary>
         public BestMove LastBestMove { get { return state.LastBestMove; } }
 
         // ----- events -----
 
         /// <summary>Take the oldest queued event (info, best move, mate answer, log message,
-        /// USI output line). Call it from your own thread (Unity: Update()).</summary>
-        public bool TryPoll(out EngineEvent ev) { return state.TryDequeue(out ev); }
+        /// USI output line). Call it from your own thread (Unity: Update()). Events of a
+        /// search older than the newest one started never come out. A search's best move
+        /// (or mate answer) is its last event: drain up to it and no info line is lost.</summary>
+        public bool TryPoll(out EngineEvent ev)
+        {
+            // A search started elsewhere (the USI channel) makes the older events stale too.
+            state.SeeSearch(SearchId);
+            return state.TryDequeue(out ev);
+        }
 
         /// <summary>The oldest queued event, or null.</summary>
         public EngineEvent Poll()
         {
             EngineEvent ev;
-            return state.TryDequeue(out ev) ? ev : null;
+            return TryPoll(out ev) ? ev : null;
         }
 
-        /// <summary>Queue events for TryPoll (default true). Disabling drops nothing already queued.</summary>
+        /// <summary>Queue events for TryPoll. By default it follows the API the host uses:
+        /// true while no InfoReceived/BestMoveReceived/MateReceived/LogReceived handler is
+        /// subscribed (a polling host), false once one is (a host that takes handlers and
+        /// never polls keeps no queue). Setting it makes the choice explicit (true: queue
+        /// also with handlers; false: never); QueueEventsAutomatic() returns to the default.
+        /// Disabling drops nothing already queued.</summary>
         public bool QueueEvents
         {
             get { return state.QueueEnabled; }
-            set { state.QueueEnabled = value; }
+            set { state.QueueMode = value ? 1 : 2; }
         }
+
+        /// <summary>Back to the default of QueueEvents (queue while no handler is subscribed).</summary>
+        public void QueueEventsAutomatic() { state.QueueMode = 0; }
+
+        /// <summary>Info callbacks this engine has had (for tests).</summary>
+        internal long InfoCallbacks { get { return Interlocked.Read(ref state.InfosDelivered); } }
+
+        /// <summary>Events in the queue now.</summary>
+        public int QueuedEvents { get { return state.QueuedCount; } }
+
+        /// <summary>Events of earlier searches dropped since the engine was made (at Go, or
+        /// when they arrived late).</summary>
+        public long StaleEvents { get { return state.StaleCount; } }
 
         /// <summary>Most info/log/USI-output events kept in the queue (default 10000); further
         /// ones are dropped (counted in DroppedEvents). Best moves and mate answers are
@@ -1120,7 +1356,8 @@ namespace Hayanagi
             set { state.MaxQueuedInfos = Math.Max(1, value); }
         }
 
-        public long DroppedEvents { get { return Interlocked.Read(ref state.DroppedInfos); } }
+        /// <summary>Info/log/USI-output events dropped because MaxQueuedEvents were queued.</summary>
+        public long DroppedEvents { get { return state.DroppedCount; } }
 
         /// <summary>Info reports, on the SEARCH THREAD.</summary>
         public event Action<Info> InfoReceived
@@ -1161,26 +1398,60 @@ namespace Hayanagi
             Check(Native.hayanagi_engine_enable_events(handle, enabled));
         }
 
-        /// <summary>Take the oldest event of the library's own queue (EnableNativeEvents).</summary>
+        /// <summary>Take the oldest event of the library's own queue (EnableNativeEvents),
+        /// with its SearchId (hayanagi_engine_poll_event2). The library's queue is bounded
+        /// (SetNativeEventCapacity) and holds one search's events, as the managed one.</summary>
         public bool TryPollNative(out EngineEvent ev)
         {
-            Native.NativeEvent raw = default(Native.NativeEvent);
-            string text = Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_poll_event(handle, out raw, b, c, out l), 256, Check);
+            var raw = new Native.NativeEvent2 { struct_size = (UIntPtr)Marshal.SizeOf(typeof(Native.NativeEvent2)) };
+            string text = Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_poll_event2(handle, ref raw, b, c, out l), 256, Check);
             ev = null;
+            long id = (long)raw.search_id;
             switch (raw.kind)
             {
                 case 0:
                     return false;
                 case 1:
-                    ev = new EngineEvent { Kind = EventKind.Info, Text = text, Info = ToInfo(raw.info, PvFromText(text), text) };
+                    ev = new EngineEvent { Kind = EventKind.Info, SearchId = id, Text = text, Info = ToInfo(raw.info, PvFromText(text), text) };
                     return true;
                 case 2:
-                    ev = new EngineEvent { Kind = EventKind.BestMove, Text = text, BestMove = BestMoveFromText(text) };
+                    ev = new EngineEvent { Kind = EventKind.BestMove, SearchId = id, Text = text, BestMove = BestMoveFromText(text) };
                     return true;
                 default:
-                    ev = new EngineEvent { Kind = EventKind.Mate, Text = text };
+                    ev = new EngineEvent { Kind = EventKind.Mate, SearchId = id, Text = text };
                     return true;
             }
+        }
+
+        /// <summary>Take the oldest event of the library's queue through the first poll
+        /// function (no search id; SearchId is 0).</summary>
+        public bool TryPollNativeV1(out EngineEvent ev)
+        {
+            Native.NativeEvent raw = default(Native.NativeEvent);
+            string text = Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_engine_poll_event(handle, out raw, b, c, out l), 256, Check);
+            ev = null;
+            if (raw.kind == 0) return false;
+            ev = new EngineEvent { Kind = (EventKind)raw.kind, Text = text };
+            return true;
+        }
+
+        /// <summary>How many events the library's queue holds at most (2 to 1048576;
+        /// default 4096): the oldest info events go first, best moves never.</summary>
+        public void SetNativeEventCapacity(int capacity)
+        {
+            if (capacity < 0) throw new ArgumentOutOfRangeException("capacity");
+            Check(Native.hayanagi_engine_set_event_capacity(handle, (UIntPtr)(uint)capacity));
+        }
+
+        /// <summary>The library queue's counters: events queued now, info events dropped
+        /// for room, events of earlier searches dropped (EnableNativeEvents first).</summary>
+        public void NativeEventCounts(out long queued, out long droppedFull, out long droppedStale)
+        {
+            var st = new Native.NativeEventStats { struct_size = (UIntPtr)Marshal.SizeOf(typeof(Native.NativeEventStats)) };
+            Check(Native.hayanagi_engine_event_stats(handle, ref st));
+            queued = (long)st.queued;
+            droppedFull = (long)st.dropped_full;
+            droppedStale = (long)st.dropped_stale;
         }
 
         static string[] PvFromText(string line)
@@ -1303,6 +1574,9 @@ namespace Hayanagi
 #if (UNITY_IOS || UNITY_TVOS) && !UNITY_EDITOR
         // Statically linked into the player (libhayanagi.a).
         internal const string Lib = "__Internal";
+#elif HAYANAGI_TEST_MISSING_LIBRARY
+        // tests/csharp/MissingLibrary.cs: a library that is not there.
+        internal const string Lib = "hayanagi_not_installed";
 #else
         // libhayanagi.so / libhayanagi.dylib / hayanagi.dll
         internal const string Lib = "hayanagi";
@@ -1376,6 +1650,27 @@ namespace Hayanagi
         {
             public int kind;
             public NativeInfo info;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct NativeEvent2
+        {
+            public UIntPtr struct_size;
+            public int kind;
+            public ulong search_id;
+            public ulong dropped_info;
+            public NativeInfo info;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct NativeEventStats
+        {
+            public UIntPtr struct_size;
+            public ulong queued;
+            public ulong capacity;
+            public ulong dropped_full;
+            public ulong dropped_stale;
+            public ulong dropped_stale_final;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -1508,6 +1803,22 @@ namespace Hayanagi
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int hayanagi_engine_poll_event(EngineHandle engine, out NativeEvent @out, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_poll_event2(EngineHandle engine, ref NativeEvent2 @out, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_set_event_capacity(EngineHandle engine, UIntPtr capacity);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_event_stats(EngineHandle engine, ref NativeEventStats @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_search_id(EngineHandle engine, out ulong @out);
+
+        // IntPtr: called from callbacks, which must not hold the EngineHandle.
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_engine_callback_search_id(IntPtr engine, out ulong @out);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int hayanagi_engine_probe_tt(EngineHandle engine, byte[] position, out NativeTtProbe @out);

@@ -707,7 +707,7 @@ pub extern "C" fn hayanagi_engine_new(
                 usi: RwLock::new(Arc::new(Slot::empty())),
                 events: Mutex::new(None),
                 event_capacity: std::sync::atomic::AtomicUsize::new(
-                    HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY,
+                    types::EVENT_QUEUE_DEFAULT_CAPACITY,
                 ),
             }),
             last_error: Mutex::new(String::new()),
@@ -1343,7 +1343,7 @@ pub extern "C" fn hayanagi_engine_usi_command(
 /// enabled) starts an empty queue with zeroed counters; disabling drops queued events.
 ///
 /// The queue is bounded: it holds at most `hayanagi_engine_set_event_capacity` events
-/// (default `HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY`), so a host that never polls keeps a
+/// (default 4096), so a host that never polls keeps a
 /// bounded amount of memory. When it is full, the oldest info event is dropped; best-move
 /// and mate events are never dropped for room. The queue holds one search's events:
 /// once a later search has started (a successful `go`/`go_mate`, or a search of the USI
@@ -1372,8 +1372,8 @@ pub extern "C" fn hayanagi_engine_enable_events(
     })
 }
 
-/// Set how many events the poll queue holds at most: 2 to
-/// `HAYANAGI_EVENT_QUEUE_MAX_CAPACITY` (`HAYANAGI_INVALID_ARG` otherwise). Applies to the
+/// Set how many events the poll queue holds at most: 2 to 1048576 (default 4096;
+/// `HAYANAGI_INVALID_ARG` otherwise). Applies to the
 /// queue now (the oldest info events that no longer fit are dropped and counted) and to
 /// the next `enable_events(true)`. The memory grows with the events actually queued; a
 /// growth the system refuses drops the event instead of aborting.
@@ -1384,11 +1384,12 @@ pub extern "C" fn hayanagi_engine_set_event_capacity(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         let e = engine_ref!(engine);
-        if !(2..=HAYANAGI_EVENT_QUEUE_MAX_CAPACITY).contains(&capacity) {
+        if !(2..=types::EVENT_QUEUE_MAX_CAPACITY).contains(&capacity) {
             return e.fail(
                 HAYANAGI_INVALID_ARG,
                 format!(
-                    "event capacity {capacity} is outside 2..={HAYANAGI_EVENT_QUEUE_MAX_CAPACITY}"
+                    "event capacity {capacity} is outside 2..={}",
+                    types::EVENT_QUEUE_MAX_CAPACITY
                 ),
             );
         }

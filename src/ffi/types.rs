@@ -243,10 +243,12 @@ pub struct hayanagi_event {
     pub info: hayanagi_info,
 }
 
-/// Events the poll queue holds at most by default (`hayanagi_engine_set_event_capacity`).
-pub const HAYANAGI_EVENT_QUEUE_DEFAULT_CAPACITY: usize = 4096;
+/// Events the poll queue holds at most by default (`hayanagi_engine_set_event_capacity`;
+/// stated as a number in the header's docs, not a define: the header's `HAYANAGI_EVENT_*`
+/// defines are event kinds).
+pub(super) const EVENT_QUEUE_DEFAULT_CAPACITY: usize = 4096;
 /// The largest capacity `hayanagi_engine_set_event_capacity` accepts.
-pub const HAYANAGI_EVENT_QUEUE_MAX_CAPACITY: usize = 1_048_576;
+pub(super) const EVENT_QUEUE_MAX_CAPACITY: usize = 1_048_576;
 
 /// A polled event with the id of the search it belongs to (`hayanagi_engine_poll_event2`).
 /// Set `struct_size = sizeof(hayanagi_event2)` before the call: the library writes that

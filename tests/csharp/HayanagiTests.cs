@@ -163,6 +163,8 @@ static class HayanagiTests
             BestMove fromHandler = null;
             e.InfoReceived += i => { infos.Enqueue(i); threads[Thread.CurrentThread.ManagedThreadId] = true; };
             e.BestMoveReceived += b => { fromHandler = b; threads[Thread.CurrentThread.ManagedThreadId] = true; };
+            Check(!e.QueueEvents, "handlers subscribed: no queue by default");
+            e.QueueEvents = true; // handlers and the queue
 
             BestMove best = Await(e.GoAsync(Limits.ToDepth(6)), 60000, "depth-6 search");
             e.Wait();
@@ -242,8 +244,11 @@ static class HayanagiTests
             Check(legal.Contains(Await(t2, 5000, "cancelled search answers").Move), "cancelled best move legal");
             e.Wait();
 
-            // One best move was queued for each of the two searches so far.
-            Eq(2, Drain(e).Count(ev => ev.Kind == EventKind.BestMove), "one queued best move per search");
+            // Not polled in between: the first search's events were dropped at the second
+            // Go (stale), so the queue holds the second one's best move only.
+            var queued = Drain(e);
+            Eq(1, queued.Count(ev => ev.Kind == EventKind.BestMove), "the last search's best move only");
+            Check(queued.All(ev => ev.SearchId == e.SearchId || ev.SearchId == 0), "no stale event");
             // Stop at once after go: still exactly one best move.
             Task<BestMove> t3 = e.GoAsync(Limits.InfiniteSearch());
             e.Stop();
@@ -465,6 +470,7 @@ static class HayanagiTests
             {
                 long infos = 0;
                 e.InfoReceived += i => { Interlocked.Increment(ref infos); junkSink = new string('x', 100) + i.Depth; };
+                e.QueueEvents = true; // handlers and the queue
                 e.SetOption("NetworkDelay", 0);
                 e.SetOption("MinimumThinkingTime", 0);
                 var rng = new Random(12345);
@@ -576,10 +582,105 @@ static class HayanagiTests
             BestMove b = events[events.Count - 1].BestMove;
             Check(legal.Contains(b.Move), "polled best move legal");
             Eq(e.LastBestMove.Move, b.Move, "same best move as the callback");
+            long nid = e.SearchId;
+            Check(events.All(ev => ev.SearchId == nid), "every native event carries its search id " + nid);
+            long queued, full, stale;
+            e.NativeEventCounts(out queued, out full, out stale);
+            Eq(0L, queued + full + stale, "nothing queued or dropped");
             EngineEvent none;
             Check(!e.TryPollNative(out none), "queue empty");
             Check(e.Poll() == null, "managed queue disabled");
             e.EnableNativeEvents(false);
+        }
+    }
+
+    /// Drain up to the best move (the search's last event).
+    static List<EngineEvent> DrainToBestMove(Engine e, int timeoutMs)
+    {
+        var list = new List<EngineEvent>();
+        Check(WaitUntil(() =>
+        {
+            EngineEvent ev;
+            while (e.TryPoll(out ev))
+            {
+                list.Add(ev);
+                if (ev.Kind == EventKind.BestMove) return true;
+            }
+            return false;
+        }, timeoutMs), "polled until the best move");
+        return list;
+    }
+
+    static void EventsCarryTheirSearch()
+    {
+        using (var e = new Engine(1))
+        {
+            Check(e.QueueEvents, "a polling host (no handler) queues by default");
+            e.SetPosition("startpos moves 7g7f 3c3d");
+            Eq(0L, e.SearchId, "no search yet");
+            // Nothing lost: every info line of each search, then its one best move, all
+            // with its id.
+            for (int round = 1; round <= 3; round++)
+            {
+                long before = e.InfoCallbacks;
+                e.Go(Limits.ToDepth(5));
+                Eq((long)round, e.SearchId, "search id after Go");
+                Check(e.LastBestMove == null || e.IsSearching == false, "LastBestMove is not the previous search's while it runs");
+                var events = DrainToBestMove(e, 30000);
+                e.Wait();
+                var rest = Drain(e);
+                Eq(0, rest.Count(ev => ev.Kind != EventKind.Log), "nothing after the best move");
+                Check(events.All(ev => ev.SearchId == round), "round " + round + ": every event has its id");
+                Eq(e.InfoCallbacks - before, (long)events.Count(ev => ev.Kind == EventKind.Info), "round " + round + ": every info line");
+                Eq(1, events.Count(ev => ev.Kind == EventKind.BestMove), "round " + round + ": one best move");
+                Eq(e.LastBestMove.Move, events.Last().BestMove.Move, "the polled best move is LastBestMove");
+            }
+            // Not polled before the next Go: the old search's events never come out.
+            e.Go(Limits.ToDepth(4));
+            e.Wait();
+            long staleBefore = e.StaleEvents;
+            Check(e.QueuedEvents > 0, "search 4 queued its events");
+            e.Go(Limits.ToDepth(4));
+            Check(e.StaleEvents > staleBefore, "Go dropped search 4's events");
+            var five = DrainToBestMove(e, 30000);
+            Check(five.All(ev => ev.SearchId == 5), "no stale event after Go: " + string.Join(", ", five.Select(ev => ev.SearchId)));
+            Eq(1, five.Count(ev => ev.Kind == EventKind.BestMove), "one best move");
+            e.Wait();
+            // A search of the USI channel makes the older events stale too.
+            e.Go(Limits.ToDepth(3));
+            e.Wait();
+            e.UsiCommand("position startpos");
+            e.UsiCommand("go depth 2");
+            e.Wait();
+            var seven = Drain(e);
+            Check(seven.All(ev => ev.SearchId == 7 || ev.SearchId == 0), "only search 7 (USI) after it started: " + string.Join(", ", seven.Select(ev => ev.SearchId)));
+            Check(seven.Any(ev => ev.Kind == EventKind.BestMove && ev.SearchId == 7), "the USI search's best move");
+            Check(seven.Any(ev => ev.Kind == EventKind.UsiOutput && ev.SearchId == 7 && ev.Text.StartsWith("bestmove")), "its USI line with the id");
+        }
+    }
+
+    static void QueueEventsFollowsTheApi()
+    {
+        using (var e = new Engine(1))
+        {
+            Check(e.QueueEvents, "default: queue (no handler)");
+            int infos = 0;
+            Action<Info> h = i => Interlocked.Increment(ref infos);
+            e.InfoReceived += h;
+            Check(!e.QueueEvents, "default: no queue once a handler is subscribed");
+            e.Search(Limits.ToDepth(3));
+            Check(infos > 0, "the handler ran");
+            Eq(0, Drain(e).Count, "nothing queued for a host that takes handlers");
+            e.QueueEvents = true;
+            e.Search(Limits.ToDepth(3));
+            Check(Drain(e).Any(ev => ev.Kind == EventKind.BestMove), "explicitly on: queued as well");
+            e.QueueEventsAutomatic();
+            Check(!e.QueueEvents, "automatic again");
+            e.InfoReceived -= h;
+            Check(e.QueueEvents, "no handler left: queue");
+            e.QueueEvents = false;
+            e.Search(Limits.ToDepth(2));
+            Eq(0, Drain(e).Count, "explicitly off");
         }
     }
 
@@ -610,7 +711,8 @@ static class HayanagiTests
             Eq(MateKind.NoMate, m.Kind, "no mate");
             Eq(0, m.Moves.Length, "no moves");
             var kinds = Drain(e).Select(ev => ev.Kind).ToList();
-            Eq(3, kinds.Count(k => k == EventKind.Mate), "three mate events");
+            // Three mate searches, not polled in between: the last one's answer only.
+            Eq(1, kinds.Count(k => k == EventKind.Mate), "the last mate search's event");
             Eq(0, kinds.Count(k => k == EventKind.BestMove), "never a best move");
         }
     }
@@ -677,6 +779,7 @@ static class HayanagiTests
         var e = new Engine(2);
         e.SetPosition("startpos moves 7g7f");
         e.BestMoveReceived += b => { Console.WriteLine(b.Move == null ? "none" : "bestmove " + b.Move); Console.Out.Flush(); };
+        e.QueueEvents = true; // a handler and polling
         e.Go(Limits.InfiniteSearch());
         if (!WaitUntil(() => e.Poll() != null, 10000)) return 3;
         Console.WriteLine("searching");
@@ -697,6 +800,8 @@ static class HayanagiTests
             Tuple.Create("hayanagi_option_info", typeof(Hayanagi.Native.NativeOptionInfo)),
             Tuple.Create("hayanagi_info", typeof(Hayanagi.Native.NativeInfo)),
             Tuple.Create("hayanagi_event", typeof(Hayanagi.Native.NativeEvent)),
+            Tuple.Create("hayanagi_event2", typeof(Hayanagi.Native.NativeEvent2)),
+            Tuple.Create("hayanagi_event_stats", typeof(Hayanagi.Native.NativeEventStats)),
             Tuple.Create("hayanagi_tt_probe", typeof(Hayanagi.Native.NativeTtProbe)),
         };
         foreach (var s in structs)
@@ -731,6 +836,8 @@ static class HayanagiTests
             Tuple.Create("ReentrantCallsFromHandlers", (Action)ReentrantCallsFromHandlers),
             Tuple.Create("NativeEventQueue", (Action)NativeEventQueue),
             Tuple.Create("MateSearch", (Action)MateSearch),
+            Tuple.Create("EventsCarryTheirSearch", (Action)EventsCarryTheirSearch),
+            Tuple.Create("QueueEventsFollowsTheApi", (Action)QueueEventsFollowsTheApi),
             Tuple.Create("SharedTableAndUsiChannel", (Action)SharedTableAndUsiChannel),
             Tuple.Create("ExitWhileSearching", (Action)ExitWhileSearching),
         };

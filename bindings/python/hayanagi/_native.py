@@ -149,6 +149,27 @@ class hayanagi_event(Structure):
     ]
 
 
+class hayanagi_event2(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("kind", c_int32),
+        ("search_id", c_uint64),
+        ("dropped_info", c_uint64),
+        ("info", hayanagi_info),
+    ]
+
+
+class hayanagi_event_stats(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("queued", c_uint64),
+        ("capacity", c_uint64),
+        ("dropped_full", c_uint64),
+        ("dropped_stale", c_uint64),
+        ("dropped_stale_final", c_uint64),
+    ]
+
+
 class hayanagi_tt_probe(Structure):
     _fields_ = [
         ("found", c_bool),
@@ -243,6 +264,11 @@ PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "hayanagi_engine_usi_command": (c_int32, [_E, c_char_p]),
     "hayanagi_engine_enable_events": (c_int32, [_E, c_bool]),
     "hayanagi_engine_poll_event": (c_int32, [_E, POINTER(hayanagi_event), _BUF, c_size_t, _LEN]),
+    "hayanagi_engine_poll_event2": (c_int32, [_E, POINTER(hayanagi_event2), _BUF, c_size_t, _LEN]),
+    "hayanagi_engine_set_event_capacity": (c_int32, [_E, c_size_t]),
+    "hayanagi_engine_event_stats": (c_int32, [_E, POINTER(hayanagi_event_stats)]),
+    "hayanagi_engine_search_id": (c_int32, [_E, POINTER(c_uint64)]),
+    "hayanagi_engine_callback_search_id": (c_int32, [_E, POINTER(c_uint64)]),
     "hayanagi_engine_probe_tt": (c_int32, [_E, c_char_p, POINTER(hayanagi_tt_probe)]),
     "hayanagi_engine_probe_tt_key": (c_int32, [_E, c_uint64, POINTER(hayanagi_tt_probe)]),
     "hayanagi_engine_hashfull": (c_int32, [_E, POINTER(c_uint32)]),
