@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The C# and Python bindings: build the release library, compile the C# tests, examples and
-# the Unity-style driver with mcs (warnings are errors) and run them with mono, run the two
-# examples, then pytest: the Python package tests (including the cshogi differential test
+# the Unity-style driver with mcs (warnings are errors) and run them with mono, the binding
+# without its library (the DllNotFoundException must say where the file goes), the C#
+# snippets of README.md and bindings/csharp/README.md as shown (tests/csharp/readme_snippets.py),
+# the Unity package's JSON files (tests/unity/test_package.py), run the two examples, then
+# pytest: the Python package tests (including the cshogi differential test
 # and the library lookup) and the header-versus-bindings test, then the Python package as a
 # new user installs it (scripts/test-python-package.sh: a fresh venv, pip install
 # ./bindings/python building the library from source, an analysis, the manylinux wheel).
@@ -37,9 +40,15 @@ MCS=(mcs -nologo -warn:4 -warnaserror)
 # As Unity compiles it: UNITY_5_3_OR_NEWER set, AOT.MonoPInvokeCallbackAttribute from "Unity".
 "${MCS[@]}" -define:UNITY_5_3_OR_NEWER -out:"$cs/unity.exe" bindings/csharp/Hayanagi.cs \
   examples/csharp/HayanagiAnalyzer.cs tests/csharp/UnityStub.cs tests/csharp/UnityDriver.cs
+# The binding with a library name that is not there.
+"${MCS[@]}" -define:HAYANAGI_TEST_MISSING_LIBRARY -out:"$cs/missing.exe" bindings/csharp/Hayanagi.cs \
+  tests/csharp/MissingLibrary.cs
 t2=$(date +%s)
 mono --debug "$cs/HayanagiTests.exe"
 mono --debug "$cs/unity.exe"
+mono --debug "$cs/missing.exe"
+python3 tests/csharp/readme_snippets.py "$cs"
+python3 tests/unity/test_package.py
 out=$(mono "$cs/analyze.exe" "startpos moves 7g7f 3c3d" 300)
 echo "$out" | tail -n 2
 last=$(echo "$out" | tail -n 1)

@@ -22,6 +22,19 @@ public class HayanagiAnalyzer : MonoBehaviour
     void Start()
     {
         engine = new Engine();
+        Analyse(position);
+    }
+
+    /// <summary>Analyse another position (e.g. after a move on the board): the running
+    /// search is stopped, and its best move never shows: Go drops the queued events of
+    /// earlier searches, and TryPoll never returns them.</summary>
+    public void Analyse(string newPosition)
+    {
+        position = newPosition;
+        engine.Stop();
+        engine.Wait();
+        bestMove = "";
+        lastInfo = "";
         engine.SetPosition(position);
         engine.Go(Limits.MoveTime(moveTimeMs));
     }
@@ -32,6 +45,7 @@ public class HayanagiAnalyzer : MonoBehaviour
         EngineEvent ev;
         while (engine.TryPoll(out ev))
         {
+            // Only events of the search started last come out (ev.SearchId tells which).
             switch (ev.Kind)
             {
                 case EventKind.Info:

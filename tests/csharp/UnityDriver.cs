@@ -1,7 +1,10 @@
 // Drives examples/csharp/HayanagiAnalyzer.cs like Unity's player loop: Start() once, then
-// Update() at about 60 frames a second until the best move shows, then OnDestroy(). Checks
-// that every Debug.Log ran on the main thread, that info lines came before the best move
-// and that the best move is legal. Exit status 1 on failure.
+// Update() at about 60 frames a second; after a few frames the position changes
+// (Analyse(), as after a move on the board: the first search is stopped with its best move
+// still queued), then Update() until the best move shows, then OnDestroy(). Checks that
+// every Debug.Log ran on the main thread, that info lines came before the best move, that
+// the first search's best move never showed (one best move line, legal in the new
+// position) and that the best move is legal. Exit status 1 on failure.
 using System;
 using System.Linq;
 using System.Reflection;
@@ -20,6 +23,15 @@ static class UnityDriver
         var c = new HayanagiAnalyzer { position = "startpos moves 7g7f 3c3d", moveTimeMs = 500 };
         int main = Thread.CurrentThread.ManagedThreadId;
         Call(c, "Start");
+        for (int i = 0; i < 3; i++)
+        {
+            Call(c, "Update");
+            Thread.Sleep(16);
+        }
+        // A move was played: analyse the new position. The old search's best move is queued
+        // when Analyse returns (it waits for it) and must never reach Update().
+        const string second = "startpos moves 7g7f 3c3d 2g2f";
+        c.Analyse(second);
         int frames = 0;
         var start = DateTime.UtcNow;
         while (c.bestMove == "" && (DateTime.UtcNow - start).TotalSeconds < 30)
@@ -38,6 +50,9 @@ static class UnityDriver
         }
         var lines = UnityEngine.Debug.Lines;
         var problems = new System.Collections.Generic.List<string>();
+        if (c.position != second) problems.Add("the position did not change");
+        int bestLines = lines.Count(l => l.StartsWith("log: bestmove"));
+        if (bestLines != 1) problems.Add(bestLines + " best move lines shown (the old search's best move came out)");
         if (!legal.Contains(c.bestMove)) problems.Add("best move '" + c.bestMove + "' is not legal");
         if (c.infoCount == 0) problems.Add("no info line reached Update()");
         if (UnityEngine.Debug.Threads.Any(t => t != main)) problems.Add("Debug.Log ran off the main thread");
