@@ -31,8 +31,13 @@
  *     that engine return HAYANAGI_REENTRANT; every other function may be called there and
  *     answers as it would elsewhere (e.g. HAYANAGI_BUSY for set_position() while the
  *     search runs). Hosts that must stay on their own thread (game engines) can use
- *     hayanagi_engine_enable_events() and hayanagi_engine_poll_event() instead of
- *     callbacks.
+ *     hayanagi_engine_enable_events() and hayanagi_engine_poll_event2() (or the first
+ *     hayanagi_engine_poll_event()) instead of callbacks: a bounded queue that holds one
+ *     search's events, each with its search id.
+ *   - Search ids: each go()/go_mate() that succeeds (and each search of the USI channel)
+ *     starts search 1, 2, ...; hayanagi_engine_search_id() gives the current one and,
+ *     inside a callback, hayanagi_engine_callback_search_id() the one the callback reports
+ *     on (a best move may be delivered after the next go() returned).
  *   - hayanagi_engine_free() may run on any thread (e.g. a finalizer): it stops and joins a
  *     running search, whose best move is still delivered, then releases user data. Like
  *     any free, it must not race with another call on the same handle (e.g. a wait() in
