@@ -1469,20 +1469,7 @@ pub extern "C" fn hayanagi_engine_game_state(
         let e = engine_ref!(engine);
         require!(e, state, "state");
         require!(e, winner, "winner");
-        let (s, w) = match e.engine.game_state() {
-            GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
-            GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
-            GameState::Win { winner, reason } => {
-                let code = match reason {
-                    crate::shogi::WinReason::Checkmate => HAYANAGI_GAME_CHECKMATE,
-                    crate::shogi::WinReason::PerpetualCheck => HAYANAGI_GAME_PERPETUAL_CHECK,
-                    crate::shogi::WinReason::Declaration | crate::shogi::WinReason::Try => {
-                        HAYANAGI_GAME_DECLARATION
-                    }
-                };
-                (code, if winner == Color::Black { 0 } else { 1 })
-            }
-        };
+        let (s, w) = game_state_codes(e.engine.game_state());
         // SAFETY: both out-params are non-null.
         unsafe {
             state.write(s);
@@ -1491,3 +1478,25 @@ pub extern "C" fn hayanagi_engine_game_state(
         HAYANAGI_OK
     })
 }
+
+/// A game state as the C ABI's (`HAYANAGI_GAME_*` code, winner 0 / 1 / -1).
+fn game_state_codes(state: GameState) -> (i32, i32) {
+    match state {
+        GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
+        GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
+        GameState::Win { winner, reason } => {
+            let code = match reason {
+                crate::shogi::WinReason::Checkmate => HAYANAGI_GAME_CHECKMATE,
+                crate::shogi::WinReason::PerpetualCheck => HAYANAGI_GAME_PERPETUAL_CHECK,
+                crate::shogi::WinReason::Declaration | crate::shogi::WinReason::Try => {
+                    HAYANAGI_GAME_DECLARATION
+                }
+            };
+            (code, if winner == Color::Black { 0 } else { 1 })
+        }
+    }
+}
+
+// The light position handle (after the helpers above, which it uses).
+mod position;
+pub use position::*;
