@@ -515,44 +515,45 @@ pub extern "C" fn hayanagi_engine_new(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         require_arg!(out, "out");
-        let engine = match Engine::try_new() {
-            Ok(engine) => engine,
-            Err(e) => {
-                set_thread_error(&e.to_string());
-                return HAYANAGI_NO_MEMORY;
-            }
-        };
+        let mut c = types::default_config();
         if !config.is_null() {
             // SAFETY: non-null; the header requires `struct_size` to tell the size.
-            let c = unsafe {
+            let read = unsafe {
                 read_versioned(
                     config,
                     types::ENGINE_CONFIG_V1_SIZE,
                     types::default_config(),
                 )
             };
-            let Some(c) = c else {
+            let Some(read) = read else {
                 set_thread_error(
                     "config.struct_size is smaller than the first hayanagi_engine_config",
                 );
                 return HAYANAGI_INVALID_ARG;
             };
-            if c.hash_mib != 0 {
-                if let Err(e) = engine.set_option("Hash", &c.hash_mib.to_string()) {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_INVALID_ARG;
-                }
-                // Nothing but the table is pending on a new engine.
-                if let Err(e) = engine.ready() {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_NO_MEMORY;
-                }
+            c = read;
+        }
+        // The table is allocated once, at its requested size.
+        let created = if c.hash_mib != 0 {
+            Engine::try_with_hash(c.hash_mib as usize)
+        } else {
+            Engine::try_new()
+        };
+        let engine = match created {
+            Ok(engine) => engine,
+            Err(e @ EngineError::InvalidOptionValue { .. }) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_INVALID_ARG;
             }
-            if c.threads != 0 {
-                if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_INVALID_ARG;
-                }
+            Err(e) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_NO_MEMORY;
+            }
+        };
+        if c.threads != 0 {
+            if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_INVALID_ARG;
             }
         }
         let mut handle = Box::new(hayanagi_engine {
