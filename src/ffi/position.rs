@@ -63,6 +63,22 @@ fn parse(text: &str) -> Result<Position, hayanagi_status> {
     })
 }
 
+/// Fill the out-param `out` with what `value` answers: NULL_ARG (before `value` runs) when
+/// it is NULL, the status of `value`'s failure, else OK.
+fn answer<T>(out: *mut T, value: impl FnOnce() -> Result<T, hayanagi_status>) -> hayanagi_status {
+    if out.is_null() {
+        return fail(HAYANAGI_NULL_ARG, "out is NULL");
+    }
+    match value() {
+        Ok(v) => {
+            // SAFETY: non-null out-param, written once on success only.
+            unsafe { out.write(v) };
+            HAYANAGI_OK
+        }
+        Err(st) => st,
+    }
+}
+
 fn copy_text(s: &str, buf: *mut c_char, cap: usize, out_len: *mut usize) -> hayanagi_status {
     match copy_out(s, buf, cap, out_len) {
         HAYANAGI_OK => HAYANAGI_OK,
@@ -179,13 +195,9 @@ pub extern "C" fn hayanagi_position_moves_played(
 ) -> hayanagi_status {
     super::ffi_boundary(|| {
         let p = position_ref!(position);
-        if out.is_null() {
-            return fail(HAYANAGI_NULL_ARG, "out is NULL");
-        }
-        let n = p.pos.lock().moves_played().min(u32::MAX as usize) as u32;
-        // SAFETY: non-null out-param.
-        unsafe { out.write(n) };
-        HAYANAGI_OK
+        answer(out, || {
+            Ok(p.pos.lock().moves_played().min(u32::MAX as usize) as u32)
+        })
     })
 }
 
@@ -233,10 +245,7 @@ pub extern "C" fn hayanagi_position_is_legal(
             return fail(HAYANAGI_NULL_ARG, "out is NULL");
         }
         let text = text_arg!(usi_move, "usi_move");
-        let ok = p.pos.lock().parse_usi_move(text).is_ok();
-        // SAFETY: non-null out-param.
-        unsafe { out.write(ok) };
-        HAYANAGI_OK
+        answer(out, || Ok(p.pos.lock().parse_usi_move(text).is_ok()))
     })
 }
 
@@ -272,19 +281,13 @@ pub extern "C" fn hayanagi_position_perft(
 ) -> hayanagi_status {
     super::ffi_boundary(|| {
         let p = position_ref!(position);
-        if out.is_null() {
-            return fail(HAYANAGI_NULL_ARG, "out is NULL");
-        }
-        let depth = match crate::request::perft_depth(depth as u64) {
-            Ok(d) => d,
-            Err(e) => return fail(HAYANAGI_INVALID_ARG, e.to_string()),
-        };
-        // A copy: a long perft does not hold the lock against other threads' queries.
-        let mut pos = p.pos.lock().clone();
-        let n = crate::shogi::perft::perft(&mut pos, depth);
-        // SAFETY: non-null out-param.
-        unsafe { out.write(n) };
-        HAYANAGI_OK
+        answer(out, || {
+            let depth = crate::request::perft_depth(depth as u64)
+                .map_err(|e| fail(HAYANAGI_INVALID_ARG, e.to_string()))?;
+            // A copy: a long perft does not hold the lock against other threads' queries.
+            let mut pos = p.pos.lock().clone();
+            Ok(crate::shogi::perft::perft(&mut pos, depth))
+        })
     })
 }
 
@@ -320,12 +323,11 @@ pub extern "C" fn hayanagi_position_evaluate(
 ) -> hayanagi_status {
     super::ffi_boundary(|| {
         let p = position_ref!(position);
-        if out.is_null() {
-            return fail(HAYANAGI_NULL_ARG, "out is NULL");
-        }
-        let v = Evaluator::evaluate_from_scratch(&p.pos.lock(), &EvalConfig::default());
-        // SAFETY: non-null out-param.
-        unsafe { out.write(v) };
-        HAYANAGI_OK
+        answer(out, || {
+            Ok(Evaluator::evaluate_from_scratch(
+                &p.pos.lock(),
+                &EvalConfig::default(),
+            ))
+        })
     })
 }
