@@ -230,6 +230,12 @@
 typedef struct hayanagi_engine hayanagi_engine;
 
 /**
+ * A position with the moves played on it. Opaque to C. Calls on one handle from several
+ * threads are serialised by its lock.
+ */
+typedef struct hayanagi_position hayanagi_position;
+
+/**
  * A transposition table that several engines may share. Opaque to C.
  */
 typedef struct hayanagi_table hayanagi_table;
@@ -993,6 +999,93 @@ hayanagi_status hayanagi_engine_evaluate(const struct hayanagi_engine *engine, i
 hayanagi_status hayanagi_engine_game_state(const struct hayanagi_engine *engine,
                                            int32_t *state,
                                            int32_t *winner);
+
+/**
+ * Create a position from `position` (NULL: the start position) in the syntax of
+ * `hayanagi_engine_set_position`. `HAYANAGI_PARSE` for a bad SFEN, `HAYANAGI_ILLEGAL_MOVE`
+ * for an illegal move in the list; nothing is created then.
+ */
+hayanagi_status hayanagi_position_new(const char *position, struct hayanagi_position **out);
+
+/**
+ * Free a position (NULL is a no-op).
+ */
+hayanagi_status hayanagi_position_free(struct hayanagi_position *position);
+
+/**
+ * Replace the position (same syntax and statuses as `hayanagi_position_new`); on failure
+ * the previous position is kept.
+ */
+hayanagi_status hayanagi_position_set(struct hayanagi_position *position, const char *text);
+
+/**
+ * Play `usi_move`; `HAYANAGI_ILLEGAL_MOVE` (position unchanged) when it is not legal.
+ */
+hayanagi_status hayanagi_position_play(struct hayanagi_position *position, const char *usi_move);
+
+/**
+ * Take back the last move played (by `hayanagi_position_play` or in the `moves` list);
+ * `HAYANAGI_INVALID_ARG` when none is left.
+ */
+hayanagi_status hayanagi_position_undo(struct hayanagi_position *position);
+
+/**
+ * The number of moves played since the position was set (what `undo` can take back).
+ */
+hayanagi_status hayanagi_position_moves_played(const struct hayanagi_position *position,
+                                               uint32_t *out);
+
+/**
+ * The current position as SFEN (buffer rules of `hayanagi_engine_sfen`).
+ */
+hayanagi_status hayanagi_position_sfen(const struct hayanagi_position *position,
+                                       char *buf,
+                                       size_t cap,
+                                       size_t *out_len);
+
+/**
+ * The legal moves, space-separated USI in ASCII order (as `hayanagi_engine_legal_moves`).
+ */
+hayanagi_status hayanagi_position_legal_moves(const struct hayanagi_position *position,
+                                              char *buf,
+                                              size_t cap,
+                                              size_t *out_len);
+
+/**
+ * Is `usi_move` legal here? Malformed text is simply not legal.
+ */
+hayanagi_status hayanagi_position_is_legal(const struct hayanagi_position *position,
+                                           const char *usi_move,
+                                           bool *out);
+
+/**
+ * Whether the side to move is in check; `*side` 0 (black) or 1 (white) to move. Either
+ * out-param may be NULL.
+ */
+hayanagi_status hayanagi_position_side_to_move(const struct hayanagi_position *position,
+                                               int32_t *side,
+                                               bool *in_check);
+
+/**
+ * Perft (depth 0 to 10, as `hayanagi_engine_perft`).
+ */
+hayanagi_status hayanagi_position_perft(const struct hayanagi_position *position,
+                                        uint32_t depth,
+                                        uint64_t *out);
+
+/**
+ * The game state under the default rules (CSA rule 27 declarations, no move limit):
+ * `*state` a `HAYANAGI_GAME_*` value, `*winner` 0 (black), 1 (white) or -1.
+ */
+hayanagi_status hayanagi_position_game_state(const struct hayanagi_position *position,
+                                             int32_t *state,
+                                             int32_t *winner);
+
+/**
+ * The hand-crafted static evaluation for the side to move (centipawns; an engine's
+ * `hayanagi_engine_evaluate` uses its net when one is loaded).
+ */
+hayanagi_status hayanagi_position_evaluate(const struct hayanagi_position *position, int32_t *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -5,7 +5,7 @@
 # 668). Only what is missing is installed; a second run does nothing.
 #
 #   scripts/setup.sh build   the C library and its examples: a C/C++ compiler, cmake, pkg-config
-#   scripts/setup.sh test    also valgrind, mono, readelf, python3-venv, and the venv
+#   scripts/setup.sh test    also valgrind, mono, readelf, git, python3-venv, and the venv
 #
 # The venv is $HAYANAGI_VENV (default .venv in the repository, ignored by git) with
 # pytest, cshogi and numpy; the test scripts put it first on PATH. Other distributions:
@@ -23,7 +23,7 @@ declare -A package=(
   [cc]=gcc [c++]=g++ [make]=make [cmake]=cmake [pkg-config]=pkg-config
 )
 if [[ $what == test ]]; then
-  package+=([valgrind]=valgrind [mcs]=mono-mcs [mono]=mono-runtime [readelf]=binutils)
+  package+=([valgrind]=valgrind [mcs]=mono-mcs [mono]=mono-runtime [readelf]=binutils [git]=git)
 fi
 missing=()
 for tool in "${!package[@]}"; do

@@ -26,6 +26,7 @@ macro_rules! say {
 const USAGE: &str = "usage: hayanagi                 speak USI on stdin/stdout (for GUIs)
        hayanagi <command> [options]
 commands:
+  --version                             print the version and the C ABI version
   perft --sfen P --depth N [--divide]   count leaf nodes of the legal move tree
   moves --sfen P                        list legal moves (USI, ASCII order)
   sfen  --sfen P                        print the normalised SFEN
@@ -176,6 +177,14 @@ pub fn run(args: &[String]) -> i32 {
         "dump-psv" => cmd_dump_psv(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
+            Ok(())
+        }
+        "--version" | "-V" | "version" => {
+            say!(
+                "hayanagi {} (C ABI {})",
+                env!("CARGO_PKG_VERSION"),
+                hayanagi::ffi::HAYANAGI_ABI_VERSION
+            );
             Ok(())
         }
         other => Err(CliError(format!(

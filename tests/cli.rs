@@ -123,6 +123,22 @@ fn help_prints_usage() {
 }
 
 #[test]
+fn version_prints_the_crate_and_abi_versions() {
+    for flag in ["--version", "-V", "version"] {
+        let (code, out, err) = run(&[flag]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(
+            out.trim(),
+            format!(
+                "hayanagi {} (C ABI {})",
+                env!("CARGO_PKG_VERSION"),
+                hayanagi::ffi::HAYANAGI_ABI_VERSION
+            )
+        );
+    }
+}
+
+#[test]
 fn no_arguments_speaks_usi() {
     // stdin is empty here: the engine answers nothing and exits cleanly at end of input.
     let (code, out, err) = run(&[]);

@@ -474,6 +474,125 @@ namespace Hayanagi
         public void Dispose() { handle.Dispose(); }
     }
 
+    /// <summary>Owns a hayanagi_position*; releasing it calls hayanagi_position_free.</summary>
+    public sealed class PositionHandle : SafeHandle
+    {
+        PositionHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            return Native.hayanagi_position_free(handle) == 0;
+        }
+    }
+
+    /// <summary>A position for rules queries without an engine (legal moves, SFEN, playing
+    /// and taking back moves, perft, game state): what a board UI needs to check the
+    /// player's moves. A few kilobytes, created in microseconds.</summary>
+    public sealed class Position : IDisposable
+    {
+        readonly PositionHandle handle;
+
+        /// <summary>"startpos" or "sfen ..." (optionally followed by "moves ..."), as for
+        /// Engine.SetPosition; null is the start position.</summary>
+        public Position(string position = null)
+        {
+            PositionHandle h;
+            int st = Native.hayanagi_position_new(Utf8.ToNative(position), out h);
+            if (st != 0)
+            {
+                string msg = Library.LastError();
+                h.Dispose();
+                throw new HayanagiException((Status)st, msg);
+            }
+            handle = h;
+        }
+
+        /// <summary>Replace the position (the previous one is kept on failure).</summary>
+        public void Set(string position)
+        {
+            if (position == null) throw new ArgumentNullException("position");
+            Library.Check(Native.hayanagi_position_set(handle, Utf8.ToNative(position)));
+        }
+
+        /// <summary>Play a USI move; HayanagiException IllegalMove (nothing changes) when it
+        /// is not legal.</summary>
+        public void Play(string usiMove)
+        {
+            if (usiMove == null) throw new ArgumentNullException("usiMove");
+            Library.Check(Native.hayanagi_position_play(handle, Utf8.ToNative(usiMove)));
+        }
+
+        /// <summary>Take back the last move; InvalidArg when none is left.</summary>
+        public void Undo() { Library.Check(Native.hayanagi_position_undo(handle)); }
+
+        /// <summary>Moves played since the position was set (what Undo can take back).</summary>
+        public uint MovesPlayed
+        {
+            get { uint n; Library.Check(Native.hayanagi_position_moves_played(handle, out n)); return n; }
+        }
+
+        /// <summary>The current position as SFEN.</summary>
+        public string Sfen()
+        {
+            return Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_position_sfen(handle, b, c, out l), 128, null);
+        }
+
+        /// <summary>The legal moves, USI, in ASCII order.</summary>
+        public string[] LegalMoves()
+        {
+            return Utf8.SplitMoves(Utf8.CopyOut((byte[] b, UIntPtr c, out UIntPtr l) => Native.hayanagi_position_legal_moves(handle, b, c, out l), 1024, null));
+        }
+
+        /// <summary>Is the USI move legal here? Malformed text is not.</summary>
+        public bool IsLegal(string usiMove)
+        {
+            if (usiMove == null) throw new ArgumentNullException("usiMove");
+            byte b;
+            Library.Check(Native.hayanagi_position_is_legal(handle, Utf8.ToNative(usiMove), out b));
+            return b != 0;
+        }
+
+        /// <summary>0 when black (sente) is to move, 1 for white (gote).</summary>
+        public int SideToMove
+        {
+            get { int side; byte check; Library.Check(Native.hayanagi_position_side_to_move(handle, out side, out check)); return side; }
+        }
+
+        /// <summary>Is the side to move in check?</summary>
+        public bool InCheck
+        {
+            get { int side; byte check; Library.Check(Native.hayanagi_position_side_to_move(handle, out side, out check)); return check != 0; }
+        }
+
+        /// <summary>Perft (depth 0 to 10).</summary>
+        public ulong Perft(uint depth)
+        {
+            ulong n;
+            Library.Check(Native.hayanagi_position_perft(handle, depth, out n));
+            return n;
+        }
+
+        /// <summary>The game state under the default rules; winner 0 (black), 1 (white) or -1.</summary>
+        public GameState State(out int winner)
+        {
+            int s;
+            Library.Check(Native.hayanagi_position_game_state(handle, out s, out winner));
+            return (GameState)s;
+        }
+
+        /// <summary>The hand-crafted static evaluation for the side to move (centipawns).</summary>
+        public int Evaluate()
+        {
+            int v;
+            Library.Check(Native.hayanagi_position_evaluate(handle, out v));
+            return v;
+        }
+
+        public void Dispose() { handle.Dispose(); }
+    }
+
     /// <summary>Per-engine state reached from the static callbacks through a GCHandle.
     /// It must never reference the Engine (the GCHandle would keep it alive).</summary>
     internal sealed class EngineState
@@ -1852,5 +1971,44 @@ namespace Hayanagi
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int hayanagi_engine_game_state(EngineHandle engine, out int state, out int winner);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_new(byte[] position, out PositionHandle @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_free(IntPtr position);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_set(PositionHandle position, byte[] text);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_play(PositionHandle position, byte[] usi_move);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_undo(PositionHandle position);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_moves_played(PositionHandle position, out uint @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_sfen(PositionHandle position, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_legal_moves(PositionHandle position, [Out] byte[] buf, UIntPtr cap, out UIntPtr out_len);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_is_legal(PositionHandle position, byte[] usi_move, out byte @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_side_to_move(PositionHandle position, out int side, out byte in_check);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_perft(PositionHandle position, uint depth, out ulong @out);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_game_state(PositionHandle position, out int state, out int winner);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int hayanagi_position_evaluate(PositionHandle position, out int @out);
     }
 }

@@ -381,7 +381,26 @@ impl Engine {
 
     /// [`Engine::new`], or [`EngineError::NoMemory`] when its table cannot be allocated.
     pub fn try_new() -> Result<Engine, EngineError> {
-        let options = EngineOptions::default();
+        Engine::with_options(EngineOptions::default())
+    }
+
+    /// An engine whose table has `hash_mib` MiB from the start (the `USI_Hash` range),
+    /// allocated once: creating the default 16 MiB table and then resizing it costs its
+    /// pages and, with glibc, keeps 16 MiB of heap per engine after it is freed.
+    pub fn try_with_hash(hash_mib: usize) -> Result<Engine, EngineError> {
+        let mut options = EngineOptions::default();
+        let def = crate::options::find("USI_Hash").expect("USI_Hash is registered");
+        let value = hash_mib.to_string();
+        def.apply(&mut options, &value)
+            .map_err(|reason| EngineError::InvalidOptionValue {
+                name: def.name.to_string(),
+                value,
+                reason,
+            })?;
+        Engine::with_options(options)
+    }
+
+    fn with_options(options: EngineOptions) -> Result<Engine, EngineError> {
         let tt =
             Arc::new(TranspositionTable::try_new(options.hash_mib).map_err(EngineError::NoMemory)?);
         Ok(Engine {

@@ -656,44 +656,45 @@ pub extern "C" fn hayanagi_engine_new(
 ) -> hayanagi_status {
     ffi_boundary(|| {
         require_arg!(out, "out");
-        let engine = match Engine::try_new() {
-            Ok(engine) => engine,
-            Err(e) => {
-                set_thread_error(&e.to_string());
-                return HAYANAGI_NO_MEMORY;
-            }
-        };
+        let mut c = types::default_config();
         if !config.is_null() {
             // SAFETY: non-null; the header requires `struct_size` to tell the size.
-            let c = unsafe {
+            let read = unsafe {
                 read_versioned(
                     config,
                     types::ENGINE_CONFIG_V1_SIZE,
                     types::default_config(),
                 )
             };
-            let Some(c) = c else {
+            let Some(read) = read else {
                 set_thread_error(
                     "config.struct_size is smaller than the first hayanagi_engine_config",
                 );
                 return HAYANAGI_INVALID_ARG;
             };
-            if c.hash_mib != 0 {
-                if let Err(e) = engine.set_option("Hash", &c.hash_mib.to_string()) {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_INVALID_ARG;
-                }
-                // Nothing but the table is pending on a new engine.
-                if let Err(e) = engine.ready() {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_NO_MEMORY;
-                }
+            c = read;
+        }
+        // The table is allocated once, at its requested size.
+        let created = if c.hash_mib != 0 {
+            Engine::try_with_hash(c.hash_mib as usize)
+        } else {
+            Engine::try_new()
+        };
+        let engine = match created {
+            Ok(engine) => engine,
+            Err(e @ EngineError::InvalidOptionValue { .. }) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_INVALID_ARG;
             }
-            if c.threads != 0 {
-                if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
-                    set_thread_error(&e.to_string());
-                    return HAYANAGI_INVALID_ARG;
-                }
+            Err(e) => {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_NO_MEMORY;
+            }
+        };
+        if c.threads != 0 {
+            if let Err(e) = engine.set_option("Threads", &c.threads.to_string()) {
+                set_thread_error(&e.to_string());
+                return HAYANAGI_INVALID_ARG;
             }
         }
         let mut handle = Box::new(hayanagi_engine {
@@ -1822,20 +1823,7 @@ pub extern "C" fn hayanagi_engine_game_state(
         let e = engine_ref!(engine);
         require!(e, state, "state");
         require!(e, winner, "winner");
-        let (s, w) = match e.engine.game_state() {
-            GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
-            GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
-            GameState::Win { winner, reason } => {
-                let code = match reason {
-                    crate::shogi::WinReason::Checkmate => HAYANAGI_GAME_CHECKMATE,
-                    crate::shogi::WinReason::PerpetualCheck => HAYANAGI_GAME_PERPETUAL_CHECK,
-                    crate::shogi::WinReason::Declaration | crate::shogi::WinReason::Try => {
-                        HAYANAGI_GAME_DECLARATION
-                    }
-                };
-                (code, if winner == Color::Black { 0 } else { 1 })
-            }
-        };
+        let (s, w) = game_state_codes(e.engine.game_state());
         // SAFETY: both out-params are non-null.
         unsafe {
             state.write(s);
@@ -1844,3 +1832,25 @@ pub extern "C" fn hayanagi_engine_game_state(
         HAYANAGI_OK
     })
 }
+
+/// A game state as the C ABI's (`HAYANAGI_GAME_*` code, winner 0 / 1 / -1).
+fn game_state_codes(state: GameState) -> (i32, i32) {
+    match state {
+        GameState::Ongoing => (HAYANAGI_GAME_ONGOING, -1),
+        GameState::Draw(_) => (HAYANAGI_GAME_DRAW, -1),
+        GameState::Win { winner, reason } => {
+            let code = match reason {
+                crate::shogi::WinReason::Checkmate => HAYANAGI_GAME_CHECKMATE,
+                crate::shogi::WinReason::PerpetualCheck => HAYANAGI_GAME_PERPETUAL_CHECK,
+                crate::shogi::WinReason::Declaration | crate::shogi::WinReason::Try => {
+                    HAYANAGI_GAME_DECLARATION
+                }
+            };
+            (code, if winner == Color::Black { 0 } else { 1 })
+        }
+    }
+}
+
+// The light position handle (after the helpers above, which it uses).
+mod position;
+pub use position::*;

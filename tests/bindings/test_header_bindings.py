@@ -186,7 +186,7 @@ def py_type(t: CType, header: Header):
         return ctypes.c_char
     if t.base in _PY_SCALARS:
         return _PY_SCALARS[t.base]
-    if t.base in header.callbacks or t.base in header.structs or t.base in ("hayanagi_engine", "hayanagi_table"):
+    if t.base in header.callbacks or t.base in header.structs or t.base in ("hayanagi_engine", "hayanagi_table", "hayanagi_position"):
         return getattr(N, t.base, f"<missing {t.base}>")
     raise AssertionError(f"no ctypes mapping for {t}")
 
@@ -330,7 +330,7 @@ _CS_SCALARS = {
     "uint8_t": "byte",
     "size_t": "UIntPtr",
 }
-_CS_HANDLES = {"hayanagi_engine": "EngineHandle", "hayanagi_table": "TableHandle"}
+_CS_HANDLES = {"hayanagi_engine": "EngineHandle", "hayanagi_table": "TableHandle", "hayanagi_position": "PositionHandle"}
 _U1_BOOL = "[MarshalAs(UnmanagedType.U1)] bool"
 
 

@@ -189,6 +189,36 @@ static void test_limits_init(void) {
 
 /* ----- tables and engine lifetime ------------------------------------------------------- */
 
+/* The light position handle: rules answers without an engine, freed without leaks. */
+static void test_position_handle(void) {
+    hayanagi_position *p = NULL;
+    char buf[256];
+    size_t len = 0;
+    uint64_t n = 0;
+    uint32_t played = 9;
+    bool legal = false;
+    CHECK_ST(hayanagi_position_new("sfen nonsense", &p), HAYANAGI_PARSE);
+    CHECK(p == NULL);
+    CHECK_ST(hayanagi_position_new("startpos moves 7g7f", &p), HAYANAGI_OK);
+    CHECK_ST(hayanagi_position_sfen(p, buf, sizeof buf, &len), HAYANAGI_OK);
+    CHECK(strcmp(buf, "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2") == 0);
+    CHECK_ST(hayanagi_position_play(p, "7g7f"), HAYANAGI_ILLEGAL_MOVE);
+    CHECK_ST(hayanagi_position_play(p, "3c3d"), HAYANAGI_OK);
+    CHECK_ST(hayanagi_position_is_legal(p, "8h2b+", &legal), HAYANAGI_OK);
+    CHECK(legal);
+    CHECK_ST(hayanagi_position_moves_played(p, &played), HAYANAGI_OK);
+    CHECK(played == 2);
+    CHECK_ST(hayanagi_position_undo(p), HAYANAGI_OK);
+    CHECK_ST(hayanagi_position_undo(p), HAYANAGI_OK);
+    CHECK_ST(hayanagi_position_undo(p), HAYANAGI_INVALID_ARG);
+    CHECK_ST(hayanagi_position_perft(p, 3, &n), HAYANAGI_OK);
+    CHECK(n == 25470);
+    CHECK_ST(hayanagi_position_legal_moves(p, NULL, 0, &len), HAYANAGI_BUFFER_TOO_SMALL);
+    CHECK(len == 30 * 5 - 1); /* 30 four-character moves and 29 spaces */
+    CHECK_ST(hayanagi_position_free(p), HAYANAGI_OK);
+    CHECK_ST(hayanagi_position_free(NULL), HAYANAGI_OK);
+}
+
 static void test_table_lifetime(void) {
     hayanagi_table *t = NULL;
     CHECK_ST(hayanagi_table_new(1, NULL), HAYANAGI_NULL_ARG);
@@ -965,6 +995,7 @@ int main(void) {
     test_last_error();
     test_limits_init();
     test_request_rules();
+    test_position_handle();
     test_table_lifetime();
     test_engine_lifetime();
     test_null_handle();

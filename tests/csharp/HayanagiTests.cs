@@ -115,6 +115,36 @@ static class HayanagiTests
         Eq("unknown status code", Library.StatusString((Status)999), "status_str(999)");
     }
 
+    /// The light position handle: the same answers as an engine's, with no engine.
+    static void LightPosition()
+    {
+        using (var p = new Position())
+        {
+            Eq(StartSfen, p.Sfen(), "startpos");
+            Eq(30, p.LegalMoves().Length, "startpos move count");
+            Eq(25470UL, p.Perft(3), "perft 3");
+            Check(p.IsLegal("7g7f") && !p.IsLegal("5e5d") && !p.IsLegal("garbage"), "legality");
+            Eq(0, p.SideToMove, "black to move");
+            p.Play("7g7f");
+            Eq(After7g7f, p.Sfen(), "after 7g7f");
+            Eq(1, p.SideToMove, "white to move");
+            Eq(1u, p.MovesPlayed, "one move played");
+            Throws(Status.IllegalMove, () => p.Play("7g7f"), "7g7f again");
+            Eq(After7g7f, p.Sfen(), "an illegal move changes nothing");
+            p.Undo();
+            Eq(StartSfen, p.Sfen(), "undo");
+            Throws(Status.InvalidArg, () => p.Undo(), "nothing to undo");
+            Throws(Status.Parse, () => p.Set("sfen nonsense"), "bad SFEN");
+            Eq(StartSfen, p.Sfen(), "a bad SFEN keeps the position");
+            p.Set(MatedSfen);
+            int winner;
+            Eq(GameState.Checkmate, p.State(out winner), "checkmate");
+            Eq(0, winner, "black wins");
+            Check(p.InCheck, "mated side is in check");
+        }
+        Throws(Status.IllegalMove, () => new Position("startpos moves 7g7f 7g7f"), "illegal move list");
+    }
+
     static void PositionHelpers()
     {
         using (var e = new Engine(1))
@@ -826,6 +856,7 @@ static class HayanagiTests
         {
             Tuple.Create("Versions", (Action)Versions),
             Tuple.Create("PositionHelpers", (Action)PositionHelpers),
+            Tuple.Create("LightPosition", (Action)LightPosition),
             Tuple.Create("AnalyseWithCallbacks", (Action)AnalyseWithCallbacks),
             Tuple.Create("StopEarly", (Action)StopEarly),
             Tuple.Create("ErrorPaths", (Action)ErrorPaths),

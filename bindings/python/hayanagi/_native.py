@@ -89,6 +89,10 @@ class hayanagi_table(Structure):
     """Opaque table handle (only used through POINTER)."""
 
 
+class hayanagi_position(Structure):
+    """Opaque position handle (only used through POINTER)."""
+
+
 class hayanagi_limits(Structure):
     _fields_ = [
         ("struct_size", c_size_t),
@@ -206,6 +210,7 @@ hayanagi_usi_output_callback = CFUNCTYPE(None, c_void_p, c_char_p)
 
 _E = POINTER(hayanagi_engine)
 _T = POINTER(hayanagi_table)
+_P = POINTER(hayanagi_position)
 _BUF = POINTER(c_char)  # a caller buffer (char *buf)
 _LEN = POINTER(c_size_t)
 
@@ -280,6 +285,19 @@ PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "hayanagi_engine_perft": (c_int32, [_E, c_uint32, POINTER(c_uint64)]),
     "hayanagi_engine_evaluate": (c_int32, [_E, POINTER(c_int32)]),
     "hayanagi_engine_game_state": (c_int32, [_E, POINTER(c_int32), POINTER(c_int32)]),
+    "hayanagi_position_new": (c_int32, [c_char_p, POINTER(_P)]),
+    "hayanagi_position_free": (c_int32, [_P]),
+    "hayanagi_position_set": (c_int32, [_P, c_char_p]),
+    "hayanagi_position_play": (c_int32, [_P, c_char_p]),
+    "hayanagi_position_undo": (c_int32, [_P]),
+    "hayanagi_position_moves_played": (c_int32, [_P, POINTER(c_uint32)]),
+    "hayanagi_position_sfen": (c_int32, [_P, _BUF, c_size_t, _LEN]),
+    "hayanagi_position_legal_moves": (c_int32, [_P, _BUF, c_size_t, _LEN]),
+    "hayanagi_position_is_legal": (c_int32, [_P, c_char_p, POINTER(c_bool)]),
+    "hayanagi_position_side_to_move": (c_int32, [_P, POINTER(c_int32), POINTER(c_bool)]),
+    "hayanagi_position_perft": (c_int32, [_P, c_uint32, POINTER(c_uint64)]),
+    "hayanagi_position_game_state": (c_int32, [_P, POINTER(c_int32), POINTER(c_int32)]),
+    "hayanagi_position_evaluate": (c_int32, [_P, POINTER(c_int32)]),
 }
 
 # Functions of the header deliberately not bound (name -> reason). Empty: every function is.
