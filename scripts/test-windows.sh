@@ -5,6 +5,9 @@
 #   - a USI session with hayanagi.exe as a GUI drives it (tests/windows/usi_session.py:
 #     usi/usiok, isready/readyok, position, go depth 6 -> a legal bestmove, a byoyomi move,
 #     quit), and `hayanagi.exe perft` (startpos depth 4 = 719731);
+#   - an NNUE net (tests/data/nnue/make_random_nn.py; needs numpy) in a folder named with
+#     spaces and Japanese, through EvalDir as a relative Windows path and EvalFile as an
+#     absolute one (Z:\...: Wine's drive for /);
 #   - the C tests of tests/c (all but test_host_safety.c, which needs fork, rlimits and
 #     signals) and examples/c/analyze.c, compiled with x86_64-w64-mingw32-gcc against
 #     hayanagi.dll, and test_api against the static libhayanagi.a.
@@ -103,6 +106,29 @@ prefixed=$(date +%s)
 fail=0
 (cd "$dir" && python3 "$root/tests/windows/usi_session.py" "$wine" hayanagi.exe) ||
   { echo "test-windows.sh: FAILED: the USI session" >&2; fail=1; }
+# An NNUE net in a folder with spaces and Japanese in its name, as EvalDir, given as a
+# Windows path relative to the engine's working directory (a GUI starting the engine in its
+# own folder), then as an absolute Windows path through the CLI. Needs numpy (the venv).
+if python3 -c "import numpy" 2>/dev/null; then
+  evaldir='将棋 エンジン\eval'
+  mkdir -p "$dir/将棋 エンジン/eval"
+  python3 tests/data/nnue/make_random_nn.py "$dir/将棋 エンジン/eval/nn.bin" >/dev/null
+  usi=$(cd "$dir" && printf 'eval\r\nsetoption name EvalDir value %s\r\nisready\r\neval\r\nquit\r\n' \
+    "$evaldir" | "$wine" hayanagi.exe | tr -d '\r')
+  echo "$usi"
+  hce=$(sed -n '1s/^eval = //p' <<<"$usi")
+  nnue=$(grep '^eval = ' <<<"$usi" | sed -n '2s/^eval = //p')
+  cli=$(cd "$dir" && "$wine" hayanagi.exe eval --sfen startpos \
+    --option "EvalFile=Z:$(pwd -P | tr / '\\')\\将棋 エンジン\\eval\\nn.bin" 2>/dev/null | tr -d '\r')
+  echo "$cli (CLI, EvalFile as an absolute Windows path)"
+  if ! grep -q "^info string NNUE: loaded '.*将棋 エンジン.eval.nn.bin'" <<<"$usi" ||
+    [[ -z $nnue || $nnue == "$hce" || $cli != "eval = $nnue" ]]; then
+    echo "test-windows.sh: FAILED: the NNUE net through EvalDir/EvalFile" >&2
+    fail=1
+  fi
+else
+  echo "test-windows.sh: NNUE check skipped: no numpy (scripts/setup.sh test puts it in the venv)"
+fi
 perft=$(cd "$dir" && "$wine" hayanagi.exe perft --sfen startpos --depth 4 | tr -d '\r')
 echo "$perft"
 grep -qx 'nodes 719731' <<<"$perft" || { echo "test-windows.sh: FAILED: perft 4" >&2; fail=1; }
