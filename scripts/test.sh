@@ -2,7 +2,7 @@
 # Every test suite, after installing what they need (scripts/setup.sh test): formatting,
 # lints, rustdoc, the Rust tests (release and debug builds: perft to depth 6 is part of
 # them), the move-generator cross-check against cshogi, the C/C++ tests through CMake/ctest
-# plus valgrind memcheck, and the C# (mono) and Python bindings.
+# plus valgrind memcheck, the C# (mono) and Python bindings, and the Windows build under Wine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # What the suites need (apt packages as root or through sudo; pytest, cshogi and numpy in a
@@ -28,3 +28,9 @@ cargo test --release --quiet --test nnue -- simd_ the_best_supported --nocapture
 python3 scripts/crosscheck.py --positions 2000
 scripts/test-c.sh
 scripts/test-bindings.sh
+# The Windows build (cross-compiled with MinGW-w64) run under Wine: the USI engine and the C
+# tests against hayanagi.dll (about a minute from scratch on 2 cores; HAYANAGI_SKIP_WINDOWS=1
+# skips it, and scripts/setup.sh then installs neither MinGW nor Wine).
+if [[ ${HAYANAGI_SKIP_WINDOWS:-0} == 0 ]]; then
+  scripts/test-windows.sh
+fi
