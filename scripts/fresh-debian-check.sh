@@ -44,8 +44,10 @@ bind /sys /sys --rbind
 
 rm -rf "$root/root/hayanagi"
 git clone -q "$repo" "$root/root/hayanagi"
-main=$(sed -n '/^# Main job/{n;p;q}' README.md)
-tests=$(sed -n '/^# Install what the tests need/{n;n;p;q}' README.md)
+# The first command line after each comment that introduces it.
+command_after() { awk -v head="$1" 'index($0, head) == 1 { on = 1; next } on && !/^#/ { print; exit }' README.md; }
+main=$(command_after "# Main job")
+tests=$(command_after "# Install what the tests need")
 [[ -n $main && -n $tests ]] || { echo "fresh-debian-check.sh: README commands not found" >&2; exit 1; }
 run() {
   # A host that points pip and OpenSSL at its CA bundle (a re-signing proxy) gets the same
