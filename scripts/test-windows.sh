@@ -93,6 +93,10 @@ compiled=$(date +%s)
 export WINEPREFIX=${WINEPREFIX:-$PWD/${CARGO_TARGET_DIR:-target}/wine-prefix} WINEARCH=win64
 # No debug channels, and no offer to install Wine's Mono and Gecko into a new prefix.
 export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree=;mshtml="
+# Wine turns Unix file names into Windows ones through the locale's character set: under
+# the POSIX locale (a bare root shell on a fresh Debian) the Japanese folder name of the
+# NNUE check is not found. The files here are UTF-8 names.
+export LC_ALL=C.UTF-8
 wineserver=$(dirname "$wine")/wineserver
 [[ -x $wineserver ]] || wineserver=$(command -v wineserver || true)
 # This prefix's server lingers a few seconds after the last program; end it with the script.
