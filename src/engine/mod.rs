@@ -157,6 +157,22 @@ impl SinkSet {
     }
 }
 
+/// Set `def` (asked for as `name`) in `options` from its text; a value the registry refuses
+/// is [`EngineError::InvalidOptionValue`].
+fn apply_option(
+    def: &crate::options::OptionDef,
+    name: &str,
+    options: &mut EngineOptions,
+    value: &str,
+) -> Result<(), EngineError> {
+    def.apply(options, value)
+        .map_err(|reason| EngineError::InvalidOptionValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason,
+        })
+}
+
 /// Run a sink taken out of its lock (the caller binds it first, so the guard is gone).
 type SinkFn<T> = dyn Fn(&T) + Send + Sync;
 
@@ -390,13 +406,7 @@ impl Engine {
     pub fn try_with_hash(hash_mib: usize) -> Result<Engine, EngineError> {
         let mut options = EngineOptions::default();
         let def = crate::options::find("USI_Hash").expect("USI_Hash is registered");
-        let value = hash_mib.to_string();
-        def.apply(&mut options, &value)
-            .map_err(|reason| EngineError::InvalidOptionValue {
-                name: def.name.to_string(),
-                value,
-                reason,
-            })?;
+        apply_option(def, "USI_Hash", &mut options, &hash_mib.to_string())?;
         Engine::with_options(options)
     }
 
@@ -531,12 +541,7 @@ impl Engine {
         let def = crate::options::find(name)
             .ok_or_else(|| EngineError::UnknownOption(name.to_string()))?;
         let mut opts = self.shared.options.lock();
-        def.apply(&mut opts, value)
-            .map_err(|reason| EngineError::InvalidOptionValue {
-                name: name.to_string(),
-                value: value.to_string(),
-                reason,
-            })?;
+        apply_option(def, name, &mut opts, value)?;
         if def.side_effect == crate::options::SideEffect::Reseed {
             *self.shared.rng.lock() = seeded_rng(opts.random_seed);
         }

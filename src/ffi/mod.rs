@@ -426,26 +426,19 @@ impl hayanagi_engine {
             },
         };
         let msg = match e {
-            // The C API counts moves from 0.
-            EngineError::Position(PositionError::Move { index, error, sfen }) => {
-                format!(
-                    "move {} (0-based): {error} in position {sfen}; the previous position is kept",
-                    index - 1
-                )
+            EngineError::Position(p @ PositionError::Move { .. }) => {
+                format!("{}; the previous position is kept", position_message(&p))
             }
             other => other.to_string(),
         };
         self.fail(status, msg)
     }
 
-    /// Status of a copy into a caller buffer. A size query (`buf` NULL, `cap` 0) is not a
-    /// failure worth recording, so it leaves the last error alone.
+    /// Status of a copy into a caller buffer (failures recorded, see [`copy_failure`]).
     fn report_copy(&self, st: hayanagi_status, buf: *mut c_char, msg: &str) -> hayanagi_status {
-        match st {
-            HAYANAGI_OK => st,
-            HAYANAGI_BUFFER_TOO_SMALL if buf.is_null() => st,
-            HAYANAGI_NULL_ARG => self.fail(st, "buf is NULL while cap is not 0"),
-            _ => self.fail(st, msg),
+        match copy_failure(st, buf, msg) {
+            Some(m) => self.fail(st, m),
+            None => st,
         }
     }
 
@@ -1831,6 +1824,28 @@ pub extern "C" fn hayanagi_engine_game_state(
         }
         HAYANAGI_OK
     })
+}
+
+/// What a failed copy into a caller buffer records as the last error, or `None` when there
+/// is nothing to record: success, or a size query (`buf` NULL, `cap` 0), which is no failure
+/// worth recording and leaves the last error alone.
+fn copy_failure(st: hayanagi_status, buf: *mut c_char, too_small: &str) -> Option<&str> {
+    match st {
+        HAYANAGI_OK => None,
+        HAYANAGI_BUFFER_TOO_SMALL if buf.is_null() => None,
+        HAYANAGI_NULL_ARG => Some("buf is NULL while cap is not 0"),
+        _ => Some(too_small),
+    }
+}
+
+/// A position error as the C ABI words it: moves counted from 0.
+fn position_message(e: &PositionError) -> String {
+    match e {
+        PositionError::Move { index, error, sfen } => {
+            format!("move {} (0-based): {error} in position {sfen}", index - 1)
+        }
+        other => other.to_string(),
+    }
 }
 
 /// A game state as the C ABI's (`HAYANAGI_GAME_*` code, winner 0 / 1 / -1).

@@ -8,7 +8,7 @@
 
 use super::strings::{copy_out, read_str};
 use super::types::*;
-use super::{game_state_codes, set_thread_error};
+use super::{copy_failure, game_state_codes, position_message, set_thread_error};
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::{GameRules, Position, PositionError};
 use parking_lot::Mutex;
@@ -54,12 +54,12 @@ fn fail(status: hayanagi_status, msg: impl AsRef<str>) -> hayanagi_status {
 /// `text` as `hayanagi_engine_set_position` reads it: `startpos`, `sfen <SFEN>` (or a bare
 /// SFEN), optionally followed by `moves ...`.
 fn parse(text: &str) -> Result<Position, hayanagi_status> {
-    Position::from_usi_position(text).map_err(|e| match e {
-        PositionError::Sfen(_) => fail(HAYANAGI_PARSE, e.to_string()),
-        PositionError::Move { index, error, sfen } => fail(
-            HAYANAGI_ILLEGAL_MOVE,
-            format!("move {} (0-based): {error} in position {sfen}", index - 1),
-        ),
+    Position::from_usi_position(text).map_err(|e| {
+        let status = match e {
+            PositionError::Sfen(_) => HAYANAGI_PARSE,
+            PositionError::Move { .. } => HAYANAGI_ILLEGAL_MOVE,
+        };
+        fail(status, position_message(&e))
     })
 }
 
@@ -80,12 +80,10 @@ fn answer<T>(out: *mut T, value: impl FnOnce() -> Result<T, hayanagi_status>) ->
 }
 
 fn copy_text(s: &str, buf: *mut c_char, cap: usize, out_len: *mut usize) -> hayanagi_status {
-    match copy_out(s, buf, cap, out_len) {
-        HAYANAGI_OK => HAYANAGI_OK,
-        // A size query (NULL buffer, capacity 0) is no failure worth recording.
-        st @ HAYANAGI_BUFFER_TOO_SMALL if buf.is_null() => st,
-        HAYANAGI_NULL_ARG => fail(HAYANAGI_NULL_ARG, "buf is NULL while cap is not 0"),
-        st => fail(st, "buffer too small"),
+    let st = copy_out(s, buf, cap, out_len);
+    match copy_failure(st, buf, "buffer too small") {
+        Some(m) => fail(st, m),
+        None => st,
     }
 }
 
