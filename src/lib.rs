@@ -77,8 +77,11 @@ pub use options::{
 };
 pub use request::{perft_depth, MAX_DEPTH, MAX_PERFT_DEPTH};
 pub use search::mate::{
-    is_mating_line, solve as solve_mate, MateLimits, MateReport, MateResult, DEFAULT_MATE_HASH_MIB,
+    is_mating_line, solve as solve_mate, MateCounters, MateLimits, MateReport, MateResult,
+    DEFAULT_MATE_HASH_MIB,
 };
+#[doc(hidden)]
+pub use search::mate::{solve_variant as solve_mate_variant, MateVariant};
 pub use search::threads::ParallelMode;
 pub use search::time::TimeOptions;
 pub use search::worker::{Features, SearchResult, NEVER_RESIGN};

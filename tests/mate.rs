@@ -349,3 +349,97 @@ fn a_small_table_still_gives_exact_answers_and_is_collected_when_full() {
     assert_eq!(r.result, MateResult::Timeout);
     assert!(r.collections > 0, "no garbage collection ran");
 }
+
+/// The sample problems with their pieces in hand dealt out again: the attacker's given to
+/// the defender one by one, the defender's to the attacker.
+fn redealt(sfen: &str, rng: &mut common::Rng) -> String {
+    let f: Vec<&str> = sfen.split(' ').collect();
+    let attacker_black = f[1] == "b";
+    let mut pieces: Vec<char> = Vec::new();
+    let mut count = 0;
+    for c in f[2].chars().filter(|&c| c != '-') {
+        if let Some(d) = c.to_digit(10) {
+            count = count * 10 + d;
+            continue;
+        }
+        for _ in 0..count.max(1) {
+            pieces.push(c);
+        }
+        count = 0;
+    }
+    // Each piece goes to either side at random (the kind stays); SFEN wants each kind once
+    // with its count.
+    let mut counts = std::collections::BTreeMap::<char, u32>::new();
+    for c in pieces {
+        let to_attacker = rng.below(2) == 0;
+        let black = to_attacker == attacker_black;
+        let letter = if black {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        };
+        *counts.entry(letter).or_default() += 1;
+    }
+    let mut hand = String::new();
+    for (c, n) in counts {
+        if n > 1 {
+            hand += &n.to_string();
+        }
+        hand.push(c);
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    format!("{} {} {} 1", f[0], f[1], hand)
+}
+
+#[test]
+fn proof_pieces_and_delayed_moves_change_no_answer_when_hands_are_dealt_out_again() {
+    // Whether a mate exists and its shortest length do not depend on where the table stores
+    // results or in which order moves enter: the solver with proof and disproof pieces and
+    // delayed expansion must agree with the one without,
+    // on positions whose hands put the pitfalls (kinds one side lacks, every copy held by
+    // the other) everywhere.
+    use hayanagi::{solve_mate_variant, MateVariant};
+    let stop = AtomicBool::new(false);
+    let mut rng = common::Rng(0x5eed_1234_abcd_0001);
+    let (mut compared, mut mates) = (0, 0);
+    for row in common::tsv_rows("tsume/tsume_sample100.tsv")
+        .iter()
+        .step_by(2)
+    {
+        for _ in 0..3 {
+            let sfen = redealt(&row[0], &mut rng);
+            let Ok(pos) = Position::from_sfen_with(&sfen, Validation::Composed) else {
+                continue;
+            };
+            let answer = |variant: &str| {
+                let r = solve_mate_variant(
+                    &pos,
+                    limits(&stop, Some(300_000), 16, true),
+                    MateVariant::by_name(variant).unwrap(),
+                );
+                match r.result {
+                    MateResult::Mate(line) => {
+                        assert!(is_mating_line(&pos, &line), "{sfen}");
+                        // A length is an answer only once settled as the shortest.
+                        r.shortest.then_some(Some(line.len()))
+                    }
+                    MateResult::NoMate => Some(None),
+                    MateResult::Timeout => None,
+                }
+            };
+            let (with, without) = (answer("default"), answer("plain"));
+            if let (Some(a), Some(b)) = (with, without) {
+                assert_eq!(a, b, "{sfen}");
+                compared += 1;
+                mates += a.is_some() as u32;
+            }
+        }
+    }
+    assert!(compared >= 100, "only {compared} answers compared");
+    assert!(
+        mates >= 20 && mates < compared,
+        "{mates} mates of {compared}"
+    );
+}

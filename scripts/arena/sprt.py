@@ -11,7 +11,9 @@ taya36 openings each played with both colours. Both binaries are copied into
 ~/hayanagi-data/arena/NAME/bin/ on the first start; a second call with the same NAME resumes
 the run where it stopped (Ctrl-C stops it cleanly, so does a kill: only the games in flight
 are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
-test of the hidden SearchFeatures with the same binary on both sides).
+test of the hidden SearchFeatures with the same binary on both sides). --parallel 1 plays one
+game at a time (a Threads=2 engine against Threads=1 on 2 cores: only one engine thinks at a
+time, pondering being off).
 --byoyomi MS plays at equal time instead (MS ms a move, no main time, 100 ms expiry margin):
 for a change that costs speed, such as an evaluation term or a net; it needs an otherwise
 idle machine, since both games at once take a core each.
@@ -33,6 +35,8 @@ def main():
     ap.add_argument("--byoyomi", type=int)
     ap.add_argument("--elo1", type=float)
     ap.add_argument("--games", type=int)
+    ap.add_argument("--parallel", type=int,
+                    help="games at once (default 2; 1 for an engine with 2 threads on 2 cores)")
     ap.add_argument("--option", action="append", default=[])
     ap.add_argument("--new-option", action="append", default=[])
     ap.add_argument("--base-option", action="append", default=[])
@@ -41,6 +45,7 @@ def main():
     dest = common.run_dir(a.name)
     given = {
         "nodes": a.nodes, "byoyomi": a.byoyomi, "elo1": a.elo1, "games": a.games,
+        "parallel": a.parallel,
         "new_options": common.parse_options(a.option + a.new_option) or None,
         "base_options": common.parse_options(a.option + a.base_option) or None,
     }
@@ -50,7 +55,7 @@ def main():
             sys.exit(f"{dest} does not exist yet: give NEW_BINARY and BASE_BINARY")
         params = {
             "nodes": a.nodes or 15000, "byoyomi": a.byoyomi, "elo1": a.elo1 if a.elo1 is not None else 10.0,
-            "games": a.games or 6000,
+            "games": a.games or 6000, "parallel": a.parallel or 2,
             "new_options": given["new_options"] or {}, "base_options": given["base_options"] or {},
             "new_source": a.new, "base_source": a.base,
         }
@@ -69,14 +74,14 @@ def main():
         config = {
             "experiment_name": a.name,
             "engines": engines,
-            "tournament": {"scheduler": "round_robin", "num_parallel": 2, "seed": 1},
+            "tournament": {"scheduler": "round_robin", "num_parallel": params["parallel"], "seed": 1},
             "rules": common.rules(
                 {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": 100}
                 if params.get("byoyomi") else {"node_limit": params["nodes"]}),
             "sprt": {
                 "tested_engine": "new", "model": "gsprt-pentanomial-v1",
                 "elo0": 0.0, "elo1": params["elo1"], "alpha": 0.05, "beta": 0.05,
-                "max_games": params["games"], "num_parallel": 2,
+                "max_games": params["games"], "num_parallel": params["parallel"],
             },
             "dashboard": {"enabled": False},
         }

@@ -17,14 +17,21 @@
 //! never stored (storing them is the graph-history interaction: the same position reached
 //! by another path may be a mate); they reach the parents as path-dependent results.
 //!
+//! Results carry the attacker's hand they hold for (proof and disproof pieces,
+//! `pieces.rs`): the table stores them under that hand, so one entry serves every position
+//! that differs only in what the attacker holds beyond (for a proof) or within (for a
+//! disproof) it.
+//!
 //! Thresholds follow df-pn with the 1+epsilon trick (Pawlewicz and Lew): a child may grow
 //! to a quarter more than its best sibling before the search switches, which cuts the
 //! thrashing between siblings of similar cost.
 
+use super::counters::MateCounters;
+use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
-use super::MateLimits;
+use super::{MateLimits, MateVariant};
 use crate::shogi::movegen::has_legal_move;
-use crate::shogi::{generate_legal, legal_moves, Color, GenType, Move, MoveList, Position};
+use crate::shogi::{generate_legal, legal_moves, Color, GenType, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -92,6 +99,22 @@ struct Child {
     m: Move,
     key: NodeKey,
     value: Lookup,
+    /// Delayed expansion: the index of the sibling this move waits for ([`NOT_DELAYED`]:
+    /// none). It enters the search once that sibling is resolved the way that does not
+    /// already decide the node (see [`Dfpn::delay_similar_moves`]).
+    behind: u16,
+}
+
+const NOT_DELAYED: u16 = u16::MAX;
+
+/// Does child `i` take part in the search yet? (At an attacker node a delayed move waits
+/// for its sibling's disproof, at a defender node for its proof.)
+fn is_active(children: &[Child], i: usize, or: bool) -> bool {
+    match children[i].behind {
+        NOT_DELAYED => true,
+        j if or => children[j as usize].value.is_disproven(),
+        j => children[j as usize].value.is_proven(),
+    }
 }
 
 /// One solve: the position being searched, its table and budgets.
@@ -102,6 +125,7 @@ pub struct Dfpn<'a> {
     pub aborted: bool,
     attacker: Color,
     limits: MateLimits<'a>,
+    variant: MateVariant,
     /// Full keys of the positions on the current path (from the root on).
     path: PathSet,
     /// Occurrences of each position of the game before the root (since the last null move).
@@ -114,6 +138,12 @@ pub struct Dfpn<'a> {
     grace_until: Option<u64>,
     /// Reused move buffer (a fresh `MoveList` costs a 2 KiB clear).
     scratch: MoveList,
+    /// Move generations and look-aheads (the table counts its own work).
+    counters: MateCounters,
+    /// Tests only: the current node's position and result at every store under a hand
+    /// other than its own, for re-solving with that hand.
+    #[cfg(test)]
+    audit: Option<Vec<(Position, Lookup)>>,
 }
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
@@ -152,7 +182,12 @@ fn plus_one(len: u16) -> u16 {
 impl<'a> Dfpn<'a> {
     /// A solver for `pos` that follows paths of at most `max_path` plies (what the
     /// thread's stack allows; at most [`MAX_PATH`]).
-    pub fn new(pos: &Position, limits: MateLimits<'a>, max_path: usize) -> Dfpn<'a> {
+    pub fn new(
+        pos: &Position,
+        limits: MateLimits<'a>,
+        max_path: usize,
+        variant: MateVariant,
+    ) -> Dfpn<'a> {
         let mut history = PathSet::default();
         let states = pos.states();
         let last = states.len() - 1;
@@ -162,20 +197,45 @@ impl<'a> Dfpn<'a> {
         }
         let mut path = PathSet::default();
         path.insert(pos.key(), 1);
+        let mut table = ProofTable::new(limits.table_mib);
+        table.set_generalise_hands(variant.proof_pieces);
         Dfpn {
             attacker: pos.side_to_move(),
             pos: pos.clone(),
-            table: ProofTable::new(limits.table_mib),
+            table,
             nodes: 0,
             aborted: false,
             limits,
+            variant,
             path,
             history,
             max_path: max_path.min(MAX_PATH),
             path_len: 0,
             scratch: MoveList::new(),
             grace_until: None,
+            counters: MateCounters::default(),
+            #[cfg(test)]
+            audit: None,
         }
+    }
+
+    /// Store the current node's result.
+    fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
+        #[cfg(test)]
+        if let Some(audit) = self.audit.as_mut() {
+            let resolved = value.is_proven() || value.is_disproven();
+            if resolved && !value.path_dependent && value.hand != key.hands[self.attacker.index()] {
+                audit.push((self.pos.clone(), value));
+            }
+        }
+        self.table.store(key, depth, value, amount);
+    }
+
+    /// The work counters so far, the table's included.
+    pub fn counters(&self) -> MateCounters {
+        let mut c = self.counters;
+        self.table.add_counters(&mut c);
+        c
     }
 
     pub fn wants_shortest(&self) -> bool {
@@ -232,6 +292,7 @@ impl<'a> Dfpn<'a> {
 
     /// The moves of the current node: checks for the attacker, evasions for the defender.
     pub fn moves(&mut self) -> Vec<Move> {
+        self.counters.move_generations += 1;
         let list = &mut self.scratch;
         list.clear();
         if self.pos.side_to_move() != self.attacker {
@@ -290,16 +351,59 @@ impl<'a> Dfpn<'a> {
             attacker: self.attacker,
         };
         let value = if self.repeats(m) {
-            Lookup::repetition()
+            Lookup::repetition(hands[self.attacker.index()])
         } else if self.path_len + 1 >= self.max_path {
             TOO_DEEP
         } else if depth == 0 && ck.side == self.attacker {
-            // An attacker with no plies left cannot mate.
-            Lookup::disproven(0)
+            // An attacker with no plies left cannot mate, whatever it holds.
+            Lookup::disproven(0, pieces::total(hands))
         } else {
             self.table.lookup(&ck, depth)
         };
-        Child { m, key: ck, value }
+        Child {
+            m,
+            key: ck,
+            value,
+            behind: NOT_DELAYED,
+        }
+    }
+
+    /// Delayed expansion: moves that usually share their fate enter one at a time. At a
+    /// defender node, drops on the same square (a block that fails with one piece mostly
+    /// fails with another); at an attacker node, a move without promotion waits behind the
+    /// same move with it. The search stays exact: a node is proven or disproven only when
+    /// the rule of its kind holds over every child, delayed ones included (a delayed child
+    /// becomes active when its sibling resolves without deciding the node).
+    fn delay_similar_moves(&self, children: &mut [Child], or: bool) {
+        if or {
+            let promotions: Vec<(u16, u16, usize)> = children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.m.is_drop() && c.m.is_promotion())
+                .map(|(i, c)| (c.m.from().index() as u16, c.m.to().index() as u16, i))
+                .collect();
+            if promotions.is_empty() {
+                return;
+            }
+            for c in children.iter_mut() {
+                if c.m.is_drop() || c.m.is_promotion() {
+                    continue;
+                }
+                let (from, to) = (c.m.from().index() as u16, c.m.to().index() as u16);
+                if let Some(&(_, _, i)) = promotions.iter().find(|p| p.0 == from && p.1 == to) {
+                    c.behind = i as u16;
+                }
+            }
+        } else {
+            let mut last = [NOT_DELAYED; 81];
+            for (i, c) in children.iter_mut().enumerate() {
+                if c.m.is_drop() {
+                    let to = c.m.to().index();
+                    c.behind = last[to];
+                    last[to] = i as u16;
+                }
+            }
+        }
     }
 
     /// Search the current node until its proof number reaches `thpn` or its disproof number
@@ -316,20 +420,31 @@ impl<'a> Dfpn<'a> {
         if moves.is_empty() {
             let value = if or {
                 // No check at all: no mate at any length.
-                Lookup::disproven(UNBOUNDED)
+                let all = pieces::total(key.hands);
+                Lookup::disproven(
+                    UNBOUNDED,
+                    pieces::attacker_disproof_hand(&self.pos, self.attacker, all),
+                )
             } else {
-                Lookup::proven(0)
+                Lookup::proven(
+                    0,
+                    pieces::defender_proof_hand(&self.pos, self.attacker, Hand::EMPTY),
+                )
             };
-            self.table.store(&key, depth, value, 1);
+            self.store(&key, depth, value, 1);
             return value;
         }
         if depth == 0 {
-            // A defender with a move left is not mated within zero plies.
-            return Lookup::disproven(0);
+            // A defender with a move left is not mated within zero plies (with this hand:
+            // with fewer pieces its only moves might be gone).
+            return Lookup::disproven(0, key.hands[self.attacker.index()]);
         }
         let cd = child_depth(depth);
         let mut children: Vec<Child> = moves.iter().map(|&m| self.child(&key, m, cd)).collect();
         drop(moves);
+        if self.variant.delayed_moves && children.len() > 1 {
+            self.delay_similar_moves(&mut children, or);
+        }
         if or {
             // First look one ply ahead at the checks nothing is known about: a check with no
             // evasion proves the node at once, and otherwise the number of evasions is a
@@ -338,6 +453,7 @@ impl<'a> Dfpn<'a> {
                 if c.value != Lookup::UNKNOWN {
                     continue;
                 }
+                self.counters.lookaheads += 1;
                 self.pos.do_move(c.m);
                 // With no ply left after it, only "mate or not" matters.
                 let evasions = if cd == 0 {
@@ -345,17 +461,21 @@ impl<'a> Dfpn<'a> {
                 } else {
                     self.count_legal()
                 };
+                let mated_hand = (evasions == 0)
+                    .then(|| pieces::defender_proof_hand(&self.pos, self.attacker, Hand::EMPTY));
                 self.pos.undo_move();
-                if evasions == 0 {
+                if let Some(mated_hand) = mated_hand {
                     // Stored too, so the main line can be read back from the table.
-                    self.table.store(&c.key, cd, Lookup::proven(0), 1);
-                    let value = Lookup::proven(1);
-                    self.table.store(&key, depth, value, 1);
+                    self.table
+                        .store(&c.key, cd, Lookup::proven(0, mated_hand), 1);
+                    let hand = pieces::proof_hand_before(&self.pos, c.m, mated_hand);
+                    let value = Lookup::proven(1, hand);
+                    self.store(&key, depth, value, 1);
                     return value;
                 }
                 c.value = if cd == 0 {
-                    // The defender has a move and the attacker no ply left.
-                    Lookup::disproven(0)
+                    // The defender has a move (with this hand) and the attacker no ply left.
+                    Lookup::disproven(0, c.key.hands[self.attacker.index()])
                 } else {
                     Lookup {
                         pn: evasions,
@@ -366,9 +486,9 @@ impl<'a> Dfpn<'a> {
         }
         loop {
             let value = if or {
-                or_value(&children)
+                or_value(&self.pos, self.attacker, &children)
             } else {
-                and_value(&children)
+                and_value(&self.pos, self.attacker, &children)
             };
             if value.pn == 0
                 || value.dn == 0
@@ -376,13 +496,13 @@ impl<'a> Dfpn<'a> {
                 || value.dn >= thdn
                 || self.aborted
             {
-                self.table.store(&key, depth, value, self.nodes - start + 1);
+                self.store(&key, depth, value, self.nodes - start + 1);
                 return value;
             }
             let (best, second) = if or {
-                select(&children, |c| c.value.pn)
+                select(&children, or, |c| c.value.pn)
             } else {
-                select(&children, |c| c.value.dn)
+                select(&children, or, |c| c.value.dn)
             };
             let c = &children[best];
             let (cth_pn, cth_dn) = if or {
@@ -405,12 +525,15 @@ impl<'a> Dfpn<'a> {
     }
 }
 
-/// Index of the child with the smallest `f`, and the second smallest value.
-fn select(children: &[Child], f: impl Fn(&Child) -> u32) -> (usize, u32) {
+/// Index of the active child with the smallest `f`, and the second smallest value.
+fn select(children: &[Child], or: bool, f: impl Fn(&Child) -> u32) -> (usize, u32) {
     let mut best = 0;
     let mut best_value = INFINITE;
     let mut second = INFINITE;
     for (i, c) in children.iter().enumerate() {
+        if !is_active(children, i, or) {
+            continue;
+        }
         let v = f(c);
         if v < best_value {
             second = best_value;
@@ -423,32 +546,44 @@ fn select(children: &[Child], f: impl Fn(&Child) -> u32) -> (usize, u32) {
     (best, second)
 }
 
-/// OR node: proven by the shortest proven child; disproven when every child is (and then
-/// path-dependent if any of those disproofs is).
-fn or_value(children: &[Child]) -> Lookup {
+/// OR node (`pos`, the attacker to move): proven by the shortest proven child; disproven
+/// when every child is (and then path-dependent if any of those disproofs is). The proof
+/// hand is the chosen check's, taken back over its move; the disproof hand is the meet of
+/// every check's (see `pieces.rs`).
+fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut pn = INFINITE;
     let mut dn = 0;
-    let mut proof: Option<u16> = None;
+    let mut proof: Option<(u16, usize)> = None;
     let mut disproof = UNBOUNDED;
     let mut path_dependent = false;
-    for c in children {
+    for (i, c) in children.iter().enumerate() {
         let v = &c.value;
-        pn = pn.min(v.pn);
-        dn = saturating_sum(dn, v.dn);
-        if v.is_proven() {
-            proof = Some(proof.map_or(v.proof_len, |p| p.min(v.proof_len)));
+        if is_active(children, i, true) {
+            pn = pn.min(v.pn);
+            dn = saturating_sum(dn, v.dn);
+        }
+        if v.is_proven() && proof.is_none_or(|(len, _)| v.proof_len < len) {
+            proof = Some((v.proof_len, i));
         }
         if v.is_disproven() {
             disproof = disproof.min(v.disproof_len);
             path_dependent |= v.path_dependent;
         }
     }
-    if let Some(len) = proof {
-        Lookup::proven(len + 1)
+    if let Some((len, i)) = proof {
+        let c = &children[i];
+        Lookup::proven(len + 1, pieces::proof_hand_before(pos, c.m, c.value.hand))
     } else if dn == 0 {
+        let all = pieces::total([pos.hand(Color::Black), pos.hand(Color::White)]);
+        let checks = children.iter().fold(all, |d, c| {
+            pieces::meet(d, pieces::disproof_hand_before(pos, c.m, c.value.hand))
+        });
         Lookup {
             path_dependent,
-            ..Lookup::disproven(plus_one(disproof))
+            ..Lookup::disproven(
+                plus_one(disproof),
+                pieces::attacker_disproof_hand(pos, attacker, checks),
+            )
         }
     } else {
         Lookup {
@@ -459,39 +594,194 @@ fn or_value(children: &[Child]) -> Lookup {
     }
 }
 
-/// AND node: disproven by any disproven child (preferring disproofs that hold on any path,
-/// then the longest bound among them); proven when every child is, as long as the longest
-/// of them.
-fn and_value(children: &[Child]) -> Lookup {
+/// AND node (`pos`, the defender to move): disproven by any disproven child (preferring
+/// disproofs that hold on any path, then the longest bound among them), with that reply's
+/// disproof hand (the attacker's hand is the same after a defender move); proven when every
+/// child is, as long as the longest of them, with the join of their proof hands and the
+/// kinds a drop could block with (see `pieces.rs`).
+fn and_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut pn = 0;
     let mut dn = INFINITE;
     let mut proof = 0u16;
-    let mut disproof: Option<(bool, u16)> = None;
-    for c in children {
+    let mut proof_hand = Hand::EMPTY;
+    let mut disproof: Option<((bool, u16), Hand)> = None;
+    for (i, c) in children.iter().enumerate() {
         let v = &c.value;
-        pn = saturating_sum(pn, v.pn);
-        dn = dn.min(v.dn);
+        if is_active(children, i, false) {
+            pn = saturating_sum(pn, v.pn);
+            dn = dn.min(v.dn);
+        }
         if v.is_proven() {
             proof = proof.max(v.proof_len);
+            proof_hand = pieces::join(proof_hand, v.hand);
         }
         if v.is_disproven() {
             // Ordered: path-independent first, then longer.
             let candidate = (!v.path_dependent, v.disproof_len);
-            disproof = Some(disproof.map_or(candidate, |d| d.max(candidate)));
+            if disproof.is_none_or(|(d, _)| candidate > d) {
+                disproof = Some((candidate, v.hand));
+            }
         }
     }
-    if let Some((independent, len)) = disproof {
+    if let Some(((independent, len), hand)) = disproof {
         Lookup {
             path_dependent: !independent,
-            ..Lookup::disproven(plus_one(len))
+            ..Lookup::disproven(plus_one(len), hand)
         }
     } else if pn == 0 {
-        Lookup::proven(proof + 1)
+        Lookup::proven(
+            proof + 1,
+            pieces::defender_proof_hand(pos, attacker, proof_hand),
+        )
     } else {
         Lookup {
             pn,
             dn,
             ..Lookup::UNKNOWN
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mate::{solve_variant, MateResult};
+    use crate::shogi::{legal, PieceType, Validation};
+    use std::sync::atomic::AtomicBool;
+
+    /// `pos` with the attacker holding `hand` and the defender the rest of the pieces in hand.
+    fn with_attacker_hand(pos: &Position, attacker: Color, hand: Hand) -> Position {
+        let hands = [pos.hand(Color::Black), pos.hand(Color::White)];
+        let mut new = [Hand::EMPTY; 2];
+        new[attacker.index()] = hand;
+        new[attacker.flip().index()] = pieces::minus(pieces::total(hands), hand);
+        let sfen = pos.to_sfen();
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let mut text = String::new();
+        for (c, h) in [(Color::Black, new[0]), (Color::White, new[1])] {
+            for pt in PieceType::HAND.iter().rev() {
+                let n = h.count(*pt);
+                if n > 1 {
+                    text += &n.to_string();
+                }
+                if n > 0 {
+                    let l = pt.sfen_letter();
+                    text.push(if c == Color::Black {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if text.is_empty() {
+            text.push('-');
+        }
+        let sfen = format!("{} {} {} 1", f[0], f[1], text);
+        Position::from_sfen_with(&sfen, Validation::Composed).expect(&sfen)
+    }
+
+    /// Mate (`Some(true)`), no mate (`Some(false)`) or undecided for the side to move
+    /// within `len` plies, by the solver without proof pieces.
+    fn mates_within(pos: &Position, len: u16) -> Option<bool> {
+        let stop = AtomicBool::new(false);
+        let limits = MateLimits {
+            deadline: None,
+            max_nodes: Some(2_000_000),
+            stop: &stop,
+            table_mib: 4,
+            shortest: false,
+            max_len: (len != UNBOUNDED).then_some(len),
+        };
+        let plain = MateVariant::by_name("plain").unwrap();
+        match solve_variant(pos, limits, plain).result {
+            MateResult::Mate(_) => Some(true),
+            MateResult::NoMate => Some(false),
+            MateResult::Timeout => None,
+        }
+    }
+
+    /// Does `v` hold at `pos` (the attacker or the defender to move)?
+    fn holds(pos: &Position, attacker: Color, v: &Lookup) -> Option<bool> {
+        let or = pos.side_to_move() == attacker;
+        let (proof, len) = if v.is_proven() {
+            (true, v.proof_len)
+        } else {
+            (false, v.disproof_len)
+        };
+        if or {
+            return mates_within(pos, len).map(|m| m == proof);
+        }
+        let replies = legal(pos);
+        if replies.is_empty() || len == 0 {
+            // Mated (a proof of length 0) or not mated within 0 plies.
+            return Some(replies.is_empty() == proof);
+        }
+        let child_len = child_depth(len);
+        let mut undecided = false;
+        for &r in replies.as_slice() {
+            let mut p = pos.clone();
+            p.do_move(r);
+            // One reply that escapes decides both kinds of result.
+            match mates_within(&p, child_len) {
+                Some(false) => return Some(!proof),
+                Some(true) => {}
+                None => undecided = true,
+            }
+        }
+        (!undecided).then_some(proof)
+    }
+
+    /// Each result stored under a proof or disproof hand other than its node's holds when
+    /// re-solved from scratch with that hand (by the solver without proof pieces).
+    #[test]
+    fn results_stored_under_other_hands_hold_with_those_hands() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tsume/tsume_sample100.tsv"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let stop = AtomicBool::new(false);
+        let (mut checked, mut undecided, mut proofs) = (0, 0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let sfen = line.split('\t').next().unwrap();
+            let pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
+            let limits = MateLimits {
+                deadline: None,
+                max_nodes: Some(200_000),
+                stop: &stop,
+                table_mib: 4,
+                shortest: false,
+                max_len: None,
+            };
+            let mut s = Dfpn::new(&pos, limits, 2_000, MateVariant::DEFAULT);
+            s.audit = Some(Vec::new());
+            let root = s.node_key();
+            s.mid(root, INFINITE, INFINITE, UNBOUNDED);
+            let audit = s.audit.take().unwrap();
+            // Every 5th record: enough to meet each rule many times, cheap enough for CI.
+            for (p, v) in audit.iter().step_by(5).take(40) {
+                let attacker = pos.side_to_move();
+                let re = with_attacker_hand(p, attacker, v.hand);
+                match holds(&re, attacker, v) {
+                    Some(ok) => {
+                        assert!(ok, "{v:?} does not hold at {re} (stored from {p})");
+                        checked += 1;
+                        proofs += v.is_proven() as u32;
+                    }
+                    None => undecided += 1,
+                }
+            }
+        }
+        eprintln!("checked {checked} ({proofs} proofs), undecided {undecided}");
+        assert!(checked >= 300, "checked {checked}, undecided {undecided}");
+        assert!(
+            proofs >= 50 && checked - proofs >= 50,
+            "{proofs} proofs of {checked}"
+        );
+        assert!(
+            undecided * 10 <= checked,
+            "checked {checked}, undecided {undecided}"
+        );
     }
 }

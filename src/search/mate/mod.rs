@@ -7,9 +7,13 @@
 //! longest. Every reported line is replayed before it is returned (each attacker move
 //! checks, the last position is mate); a line that fails the replay is never reported.
 
+mod counters;
 mod dfpn;
+mod pieces;
 pub mod root;
 pub mod table;
+
+pub use counters::MateCounters;
 
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::{legal, Move, Position};
@@ -70,6 +74,54 @@ pub struct MateReport {
     pub collections: u32,
     /// Wall time of the search in milliseconds.
     pub time_ms: u64,
+    /// What the nodes were spent on.
+    pub counters: MateCounters,
+}
+
+/// A choice among solver techniques, for A/B benchmarks (`examples/mate_bench --ab`): the
+/// solver's answers are the same either way, only the work to reach them differs.
+/// [`solve`] uses [`MateVariant::DEFAULT`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateVariant {
+    /// Store results under their proof and disproof hands (else under the node's own).
+    pub proof_pieces: bool,
+    /// Delayed expansion of drops on one square and of moves without promotion.
+    pub delayed_moves: bool,
+}
+
+impl MateVariant {
+    /// What [`solve`] uses.
+    pub const DEFAULT: MateVariant = MateVariant {
+        proof_pieces: true,
+        delayed_moves: true,
+    };
+
+    /// Names of the variants [`MateVariant::by_name`] knows.
+    pub const NAMES: [&'static str; 4] =
+        ["default", "no-proof-pieces", "no-delayed-moves", "plain"];
+
+    /// A variant by name: `default`, `default` with one technique switched off
+    /// (`no-proof-pieces`, `no-delayed-moves`), or `plain` (all of them off).
+    pub fn by_name(name: &str) -> Option<MateVariant> {
+        let d = MateVariant::DEFAULT;
+        match name {
+            "default" => Some(d),
+            "no-proof-pieces" => Some(MateVariant {
+                proof_pieces: false,
+                ..d
+            }),
+            "no-delayed-moves" => Some(MateVariant {
+                delayed_moves: false,
+                ..d
+            }),
+            "plain" => Some(MateVariant {
+                proof_pieces: false,
+                delayed_moves: false,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl MateReport {
@@ -81,6 +133,7 @@ impl MateReport {
             shortest: false,
             collections: 0,
             time_ms: 0,
+            counters: MateCounters::default(),
         }
     }
 
@@ -126,6 +179,12 @@ impl MateReport {
 /// assert_eq!(report.result, MateResult::Mate(vec![pos.parse_usi_move("G*5b").unwrap()]));
 /// ```
 pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
+    solve_variant(pos, limits, MateVariant::DEFAULT)
+}
+
+/// [`solve`] with a chosen [`MateVariant`] (for benchmarks).
+#[doc(hidden)]
+pub fn solve_variant(pos: &Position, limits: MateLimits<'_>, variant: MateVariant) -> MateReport {
     // (stack bytes, deepest path): the fallback allows 4 KiB of stack per ply, twice what
     // the main stack size does.
     const FALLBACK_STACK: usize = 8 << 20;
@@ -142,7 +201,7 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
                 .stack_size(stack)
                 .spawn_scoped(scope, || {
                     let l = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-                    l.map(|l| solve_here(pos, l, max_path))
+                    l.map(|l| solve_here(pos, l, max_path, variant))
                 });
             spawned.ok().map(|handle| handle.join())
         });
@@ -154,7 +213,7 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
     }
     // No thread to be had: this one has to do, with short paths.
     match limits {
-        Some(l) => solve_here(pos, l, 400),
+        Some(l) => solve_here(pos, l, 400, variant),
         None => MateReport::timeout(),
     }
 }
@@ -162,7 +221,7 @@ pub fn solve(pos: &Position, limits: MateLimits<'_>) -> MateReport {
 /// [`solve`] on the calling thread, which must have been started with
 /// [`SOLVER_STACK_BYTES`] of stack (saves starting a thread per search).
 pub fn solve_on_solver_stack(pos: &Position, limits: MateLimits<'_>) -> MateReport {
-    solve_here(pos, limits, dfpn::MAX_PATH)
+    solve_here(pos, limits, dfpn::MAX_PATH, MateVariant::DEFAULT)
 }
 
 /// Start a thread with [`SOLVER_STACK_BYTES`] of stack running `f`, given whether it got
@@ -197,10 +256,15 @@ where
     }
 }
 
-fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateReport {
+fn solve_here(
+    pos: &Position,
+    limits: MateLimits<'_>,
+    max_path: usize,
+    variant: MateVariant,
+) -> MateReport {
     let start = Instant::now();
     let bound = limits.max_len.map_or(UNBOUNDED, |n| n.min(UNBOUNDED - 1));
-    let mut s = Dfpn::new(pos, limits, max_path);
+    let mut s = Dfpn::new(pos, limits, max_path, variant);
     let root = s.node_key();
     let first = s.mid(root, INFINITE, INFINITE, bound);
     let mut report = MateReport::timeout();
@@ -245,6 +309,7 @@ fn solve_here(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateRe
     }
     report.nodes = s.nodes;
     report.collections = s.table.collections();
+    report.counters = s.counters();
     report.time_ms = start.elapsed().as_millis() as u64;
     report
 }

@@ -9,11 +9,18 @@
 //! depth-bounded passes: a proof stores an upper bound of the mate length, a disproof the
 //! number of plies within which there is certainly no mate (`UNBOUNDED`: none at all).
 //!
+//! With proof and disproof pieces (`pieces.rs`), a proof is stored under the smallest
+//! attacker hand that still mates and a disproof under the largest that still fails, the
+//! defender's hand being the rest of the pieces in hand.
+//!
 //! When the table fills up, garbage collection drops the entries that cost the fewest
 //! nodes (see [`ProofTable::collect_garbage`]).
 
+use super::counters::MateCounters;
+use super::pieces;
 use crate::shogi::{Color, Hand};
 use crate::util::memory::ZeroedBuf;
+use std::cell::Cell;
 
 /// Proof or disproof number meaning "infinite".
 pub const INFINITE: u32 = u32::MAX;
@@ -40,6 +47,10 @@ pub struct Lookup {
     /// only, so it is never stored (storing it is the graph-history-interaction error:
     /// the same position reached another way may well be a mate).
     pub path_dependent: bool,
+    /// The attacker's hand the result holds for: for a proof, every hand with at least
+    /// these pieces mates (the proof hand); for a disproof, every hand with at most these
+    /// fails (the disproof hand). Unused otherwise.
+    pub hand: Hand,
 }
 
 impl Lookup {
@@ -49,33 +60,39 @@ impl Lookup {
         proof_len: NOT_PROVEN,
         disproof_len: 0,
         path_dependent: false,
+        hand: Hand::EMPTY,
     };
 
-    pub fn proven(len: u16) -> Lookup {
+    /// A mate in `len` plies for any attacker hand with at least `hand`.
+    pub fn proven(len: u16, hand: Hand) -> Lookup {
         Lookup {
             pn: 0,
             dn: INFINITE,
             proof_len: len,
             disproof_len: 0,
             path_dependent: false,
+            hand,
         }
     }
 
-    pub fn disproven(len: u16) -> Lookup {
+    /// No mate within `len` plies for any attacker hand with at most `hand`.
+    pub fn disproven(len: u16, hand: Hand) -> Lookup {
         Lookup {
             pn: INFINITE,
             dn: 0,
             proof_len: NOT_PROVEN,
             disproof_len: len,
             path_dependent: false,
+            hand,
         }
     }
 
-    /// A disproof by repetition of the current path.
-    pub fn repetition() -> Lookup {
+    /// A disproof by repetition of the current path (for the attacker's hand at the
+    /// repeated node only).
+    pub fn repetition(hand: Hand) -> Lookup {
         Lookup {
             path_dependent: true,
-            ..Lookup::disproven(UNBOUNDED)
+            ..Lookup::disproven(UNBOUNDED, hand)
         }
     }
 
@@ -144,6 +161,13 @@ pub struct ProofTable {
     max_clusters: usize,
     used: usize,
     collections: u32,
+    /// Store proofs and disproofs under their proof and disproof hands (else under the
+    /// node's own hands).
+    generalise_hands: bool,
+    lookups: Cell<u64>,
+    stores: u64,
+    path_dependent_discards: u64,
+    generalisations: u64,
 }
 
 /// A node's identity as the table sees it.
@@ -209,7 +233,26 @@ impl ProofTable {
             max_clusters,
             used: 0,
             collections: 0,
+            generalise_hands: true,
+            lookups: Cell::new(0),
+            stores: 0,
+            path_dependent_discards: 0,
+            generalisations: 0,
         }
+    }
+
+    /// Whether results are stored under their proof and disproof hands (the default) or
+    /// under the node's own hands (for A/B comparisons).
+    pub fn set_generalise_hands(&mut self, on: bool) {
+        self.generalise_hands = on;
+    }
+
+    /// Adds the table's counts (lookups, stores, discards, generalisations) to `c`.
+    pub fn add_counters(&self, c: &mut MateCounters) {
+        c.table_lookups += self.lookups.get();
+        c.table_stores += self.stores;
+        c.path_dependent_discards += self.path_dependent_discards;
+        c.hand_generalisations += self.generalisations;
     }
 
     /// How many garbage collections ran.
@@ -231,6 +274,7 @@ impl ProofTable {
 
     /// What is known about `key` for a search with `depth` plies remaining.
     pub fn lookup(&self, key: &NodeKey, depth: u16) -> Lookup {
+        self.lookups.set(self.lookups.get() + 1);
         let mut exact = None;
         for w in &self.entries[self.cluster(key.board_key)] {
             if w[0] != key.board_key || w[3] as u32 == 0 {
@@ -238,11 +282,11 @@ impl ProofTable {
             }
             let e = &Entry::unpack(w);
             if e.proof_len != NOT_PROVEN && e.proof_len <= depth && key.inherits_proof(e) {
-                return Lookup::proven(e.proof_len);
+                return Lookup::proven(e.proof_len, e.hand(key.attacker));
             }
             // (0: no disproof known; "no mate within 0 plies" is never stored.)
             if e.disproof_len != 0 && e.disproof_len >= depth && key.inherits_disproof(e) {
-                return Lookup::disproven(e.disproof_len);
+                return Lookup::disproven(e.disproof_len, e.hand(key.attacker));
             }
             if key.matches(e) && e.depth == depth && e.pn != 0 && e.dn != 0 {
                 exact = Some(Lookup {
@@ -258,8 +302,15 @@ impl ProofTable {
     /// Record `value` for `key` searched with `depth` plies remaining, after `amount` nodes.
     pub fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
         if value.path_dependent {
+            self.path_dependent_discards += 1;
             return;
         }
+        self.stores += 1;
+        let key = &if self.generalise_hands && (value.is_proven() || value.is_disproven()) {
+            self.under_result_hand(key, value.hand)
+        } else {
+            *key
+        };
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let range = self.cluster(key.board_key);
         let mut slot = None;
@@ -314,6 +365,20 @@ impl ProofTable {
         } else if self.used * 10 > self.entries.len() * 9 {
             self.collect_garbage();
         }
+    }
+
+    /// `key` with the attacker's hand replaced by `hand` (a proof or disproof hand) and the
+    /// defender holding the rest of the pieces in hand.
+    fn under_result_hand(&mut self, key: &NodeKey, hand: Hand) -> NodeKey {
+        let a = key.attacker.index();
+        if key.hands[a] == hand {
+            return *key;
+        }
+        self.generalisations += 1;
+        let mut hands = key.hands;
+        hands[1 - a] = pieces::minus(pieces::total(key.hands), hand);
+        hands[a] = hand;
+        NodeKey { hands, ..*key }
     }
 
     /// Four times the clusters (at most the maximum), every entry re-placed.
@@ -383,11 +448,11 @@ mod tests {
         // Entry i cost i nodes: the expensive ones must survive collection.
         let n = capacity as u64 * 3;
         for i in 1..=n {
-            t.store(&key(i), 5, Lookup::proven(3), i);
+            t.store(&key(i), 5, Lookup::proven(3, Hand::EMPTY), i);
         }
         assert!(t.collections() > 0);
         assert!(t.usage_permille() <= 900);
-        assert_eq!(t.lookup(&key(n), 5), Lookup::proven(3));
+        assert_eq!(t.lookup(&key(n), 5), Lookup::proven(3, Hand::EMPTY));
         assert_eq!(t.lookup(&key(n), 2), Lookup::UNKNOWN);
         // The cheapest entry is long gone.
         assert_eq!(t.lookup(&key(1), 5), Lookup::UNKNOWN);
@@ -398,11 +463,12 @@ mod tests {
         let mut t = ProofTable::new(1);
         let mut k = key(7);
         k.hands[0].set(crate::shogi::PieceType::Gold, 1);
-        t.store(&k, 9, Lookup::proven(7), 10);
+        let gold = k.hands[0];
+        t.store(&k, 9, Lookup::proven(7, gold), 10);
         let mut richer = k;
         richer.hands[0].set(crate::shogi::PieceType::Silver, 1);
-        assert_eq!(t.lookup(&richer, 9), Lookup::proven(7));
-        assert_eq!(t.lookup(&richer, 7), Lookup::proven(7));
+        assert_eq!(t.lookup(&richer, 9), Lookup::proven(7, gold));
+        assert_eq!(t.lookup(&richer, 7), Lookup::proven(7, gold));
         assert_eq!(t.lookup(&richer, 5), Lookup::UNKNOWN);
         let poorer = NodeKey {
             hands: [Hand::EMPTY, Hand::EMPTY],
@@ -412,12 +478,13 @@ mod tests {
         // A disproof with a silver holds without it, not with a gold more.
         let mut d = key(8);
         d.hands[0].set(crate::shogi::PieceType::Silver, 1);
-        t.store(&d, 11, Lookup::disproven(11), 10);
+        let silver = d.hands[0];
+        t.store(&d, 11, Lookup::disproven(11, silver), 10);
         let without = NodeKey {
             hands: [Hand::EMPTY, Hand::EMPTY],
             ..d
         };
-        assert_eq!(t.lookup(&without, 11), Lookup::disproven(11));
+        assert_eq!(t.lookup(&without, 11), Lookup::disproven(11, silver));
         assert_eq!(t.lookup(&without, 13), Lookup::UNKNOWN);
         let mut more = d;
         more.hands[0].set(crate::shogi::PieceType::Gold, 1);

@@ -1,0 +1,32 @@
+//! What a solve spent its work on, for comparing solver variants (`examples/mate_bench`).
+
+/// Work counters of one mate search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateCounters {
+    /// Move lists generated (checks at attacker nodes, evasions at defender nodes).
+    pub move_generations: u64,
+    /// One-ply look-aheads: new checks whose evasions were counted (or tested for none).
+    pub lookaheads: u64,
+    /// Proof-table lookups.
+    pub table_lookups: u64,
+    /// Results written to the proof table.
+    pub table_stores: u64,
+    /// Results not stored because they rest on a repetition of the current path.
+    pub path_dependent_discards: u64,
+    /// Results stored under a hand other than the node's (proof or disproof pieces).
+    pub hand_generalisations: u64,
+}
+
+impl MateCounters {
+    /// The counters as `name value` pairs, in a fixed order (for printing).
+    pub fn fields(&self) -> [(&'static str, u64); 6] {
+        [
+            ("gens", self.move_generations),
+            ("looks", self.lookaheads),
+            ("lookups", self.table_lookups),
+            ("stores", self.table_stores),
+            ("pathdep", self.path_dependent_discards),
+            ("generalised", self.hand_generalisations),
+        ]
+    }
+}
