@@ -466,6 +466,12 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
                 choice = known_choice(s, attacker, left - 1);
             }
         }
+        if choice.is_none() && !s.aborted {
+            // Proven, yet the children's proofs are not all in the table: entries of boards
+            // that share a cluster can keep replacing each other (cheap proofs go first), so
+            // the children are resolved one by one and used at once.
+            choice = resolved_choice(s, attacker, left - 1);
+        }
         let Some((child_len, m)) = choice else {
             break false;
         };
@@ -477,6 +483,33 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
         s.pop();
     }
     found.then_some(line)
+}
+
+/// Like [`known_choice`], with every child resolved within `depth` by a search where the
+/// table does not know it (`None` also when the budget runs out).
+fn resolved_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Move)> {
+    let mut best: Option<(u16, Move)> = None;
+    for m in s.moves() {
+        s.push(m);
+        let v = resolve(s, depth);
+        s.pop();
+        let v = v?;
+        if !v.is_proven() {
+            if attacker {
+                continue;
+            }
+            return None;
+        }
+        let better = match best {
+            None => true,
+            Some((l, _)) if attacker => v.proof_len < l,
+            Some((l, _)) => v.proof_len > l,
+        };
+        if better {
+            best = Some((v.proof_len, m));
+        }
+    }
+    best
 }
 
 /// From the table alone, among children proven within `depth`: the attacker's check with
