@@ -8,8 +8,8 @@
 //! `--ab A,B` runs two solver variants (`default`, `no-proof-pieces`, `no-delayed-moves`,
 //! `plain`) on each problem in turn, alternating which goes first, and prints a line per
 //! problem (nodes, ms and length of each) and the totals of each; answers that differ are
-//! flagged (`DIFF`). The first variant is the reference. `scripts/bench-mate.py` runs the same problems against
-//! cshogi side by side.
+//! flagged (`DIFF`). The first variant is the reference. `scripts/bench-mate.py` runs the
+//! same problems against cshogi side by side.
 
 use hayanagi::{solve_mate_variant as solve, MateLimits, MateReport, MateResult, MateVariant};
 use hayanagi::{MateCounters, Position, Validation};
@@ -36,14 +36,7 @@ impl Totals {
             self.solved += 1;
             self.exact += (l.len() == plies) as u32;
         }
-        let c = &mut self.counters;
-        let d = &r.counters;
-        c.move_generations += d.move_generations;
-        c.lookaheads += d.lookaheads;
-        c.table_lookups += d.table_lookups;
-        c.table_stores += d.table_stores;
-        c.path_dependent_discards += d.path_dependent_discards;
-        c.hand_generalisations += d.hand_generalisations;
+        self.counters += r.counters;
     }
 
     fn print(&self, name: &str, count: usize) {

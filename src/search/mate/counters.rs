@@ -17,6 +17,17 @@ pub struct MateCounters {
     pub hand_generalisations: u64,
 }
 
+impl std::ops::AddAssign for MateCounters {
+    fn add_assign(&mut self, d: MateCounters) {
+        self.move_generations += d.move_generations;
+        self.lookaheads += d.lookaheads;
+        self.table_lookups += d.table_lookups;
+        self.table_stores += d.table_stores;
+        self.path_dependent_discards += d.path_dependent_discards;
+        self.hand_generalisations += d.hand_generalisations;
+    }
+}
+
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
     pub fn fields(&self) -> [(&'static str, u64); 6] {

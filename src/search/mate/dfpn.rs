@@ -468,7 +468,7 @@ impl<'a> Dfpn<'a> {
                     // Stored too, so the main line can be read back from the table.
                     self.table
                         .store(&c.key, cd, Lookup::proven(0, mated_hand), 1);
-                    let hand = pieces::proof_hand_before(&self.pos, c.m, mated_hand);
+                    let hand = pieces::hand_before(&self.pos, c.m, mated_hand);
                     let value = Lookup::proven(1, hand);
                     self.store(&key, depth, value, 1);
                     return value;
@@ -572,12 +572,14 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     }
     if let Some((len, i)) = proof {
         let c = &children[i];
-        Lookup::proven(len + 1, pieces::proof_hand_before(pos, c.m, c.value.hand))
+        Lookup::proven(len + 1, pieces::hand_before(pos, c.m, c.value.hand))
     } else if dn == 0 {
-        let all = pieces::total([pos.hand(Color::Black), pos.hand(Color::White)]);
-        let checks = children.iter().fold(all, |d, c| {
-            pieces::meet(d, pieces::disproof_hand_before(pos, c.m, c.value.hand))
-        });
+        // (A node has a child here: one without checks was resolved before.)
+        let checks = children
+            .iter()
+            .map(|c| pieces::hand_before(pos, c.m, c.value.hand))
+            .reduce(pieces::meet)
+            .unwrap_or_default();
         Lookup {
             path_dependent,
             ..Lookup::disproven(

@@ -488,36 +488,34 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
 /// Like [`known_choice`], with every child resolved within `depth` by a search where the
 /// table does not know it (`None` also when the budget runs out).
 fn resolved_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Move)> {
-    let mut best: Option<(u16, Move)> = None;
+    let mut children = Vec::new();
     for m in s.moves() {
         s.push(m);
         let v = resolve(s, depth);
         s.pop();
         let v = v?;
-        if !v.is_proven() {
-            if attacker {
-                continue;
-            }
+        if !attacker && !v.is_proven() {
+            // A reply that holds out: no need to resolve the others.
             return None;
         }
-        let better = match best {
-            None => true,
-            Some((l, _)) if attacker => v.proof_len < l,
-            Some((l, _)) => v.proof_len > l,
-        };
-        if better {
-            best = Some((v.proof_len, m));
-        }
+        children.push((m, v));
     }
-    best
+    best_choice(attacker, children)
 }
 
 /// From the table alone, among children proven within `depth`: the attacker's check with
 /// the shortest mate, or the defender's reply with the longest (every reply must be
 /// proven). Returns the child's proof length and the move.
 fn known_choice(s: &mut Dfpn<'_>, attacker: bool, depth: u16) -> Option<(u16, Move)> {
+    best_choice(attacker, child_lookups(s, depth))
+}
+
+/// Among `children` (moves with what is known of their children): the attacker's proven
+/// check with the shortest mate, or the defender's reply with the longest when every reply
+/// is proven.
+fn best_choice(attacker: bool, children: Vec<(Move, Lookup)>) -> Option<(u16, Move)> {
     let mut best: Option<(u16, Move)> = None;
-    for (m, v) in child_lookups(s, depth) {
+    for (m, v) in children {
         if !v.is_proven() {
             if attacker {
                 continue;

@@ -84,22 +84,10 @@ pub fn defender_proof_hand(pos: &Position, attacker: Color, replies: Hand) -> Ha
     p
 }
 
-/// The proof hand before the attacker's move `m` (in `pos`, not yet played), given the
-/// proof hand after it: a dropped piece was needed, a captured one comes for free.
-pub fn proof_hand_before(pos: &Position, m: Move, after: Hand) -> Hand {
-    let mut p = after;
-    if m.is_drop() {
-        let pt = m.dropped();
-        p.set(pt, p.count(pt) + 1);
-    } else if let Some(pt) = captured_kind(pos, m) {
-        p.set(pt, p.count(pt).saturating_sub(1));
-    }
-    p
-}
-
-/// The disproof hand before the attacker's move `m`, given the one after it: one more of a
-/// dropped piece, one fewer of a captured one (it was not in hand yet).
-pub fn disproof_hand_before(pos: &Position, m: Move, after: Hand) -> Hand {
+/// A proof or disproof hand taken back over the attacker's move `m` (in `pos`, not yet
+/// played), given the one after it: one more of a dropped piece (a proof needed it, a
+/// disproof held with it in hand), one fewer of a captured one (it was not in hand yet).
+pub fn hand_before(pos: &Position, m: Move, after: Hand) -> Hand {
     let mut p = after;
     if m.is_drop() {
         let pt = m.dropped();
@@ -231,12 +219,11 @@ mod tests {
     fn moves_convert_hands_across_drops_and_captures() {
         let p = pos("4k4/9/4p4/9/9/9/9/4R4/4K4 b G 1");
         let drop = p.parse_usi_move("G*5b").unwrap();
-        assert_eq!(proof_hand_before(&p, drop, Hand::EMPTY), hand("G"));
-        assert_eq!(disproof_hand_before(&p, drop, hand("P")), hand("GP"));
+        assert_eq!(hand_before(&p, drop, Hand::EMPTY), hand("G"));
+        assert_eq!(hand_before(&p, drop, hand("P")), hand("GP"));
         let capture = p.parse_usi_move("5h5c").unwrap();
-        assert_eq!(proof_hand_before(&p, capture, hand("PG")), hand("G"));
-        assert_eq!(proof_hand_before(&p, capture, hand("G")), hand("G"));
-        assert_eq!(disproof_hand_before(&p, capture, hand("PG")), hand("G"));
+        assert_eq!(hand_before(&p, capture, hand("PG")), hand("G"));
+        assert_eq!(hand_before(&p, capture, hand("G")), hand("G"));
     }
 
     #[test]
