@@ -1,9 +1,15 @@
 //! Speed of the mate-in-one detector (`Position::mate_in_one`) against trying every legal
 //! move, alternated round by round in one process over the same positions.
 //!
-//! cargo run --release --example mate1_bench [-- ROUNDS]
+//! cargo run --release --example mate1_bench [-- ROUNDS [detector]]
 //!
-//! Positions: tests/data/tsume/mate1.sfen and nomate1.sfen (half with a mate, half without).
+//! `detector` skips brute force (and the check of the answers against it), so that an
+//! instruction count (valgrind --tool=callgrind) of the whole run is the detector's.
+//!
+//! Two sets: the tsume sets (tests/data/tsume/mate1.sfen and nomate1.sfen, half with a
+//! mate, half without) and positions of seeded random playouts (captures, checks and
+//! promotions preferred, as tests/mate1.rs does), which look more like the nodes a search
+//! asks about: most have no mate. The detector's answers are checked against brute force.
 
 use hayanagi::{legal, Position, Validation};
 use std::hint::black_box;
@@ -18,6 +24,50 @@ fn load(path: &str) -> Vec<Position> {
         .collect()
 }
 
+/// Starts of the playouts: the initial position, a middle game and a bare board with full
+/// hands (drops everywhere).
+const PLAYOUT_STARTS: [&str; 3] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+];
+
+/// `count` positions of seeded random playouts (SplitMix64).
+fn playout_positions(count: usize) -> Vec<Position> {
+    let mut state = 0x6D61_7465_3162_656Eu64;
+    let mut next = |n: usize| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::from_sfen(PLAYOUT_STARTS[next(PLAYOUT_STARTS.len())]).unwrap();
+        for _ in 0..160 {
+            if out.len() >= count {
+                break;
+            }
+            out.push(pos.clone());
+            let moves = legal(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let ms = moves.as_slice();
+            let mut m = ms[next(ms.len())];
+            for _ in 0..2 {
+                if pos.is_capture(m) || pos.gives_check(m) || m.is_promotion() {
+                    break;
+                }
+                m = ms[next(ms.len())];
+            }
+            pos.do_move(m);
+        }
+    }
+    out
+}
+
 /// The reference: every legal move played, then the opponent's legal moves counted.
 fn brute_force(pos: &mut Position) -> bool {
     legal(pos).iter().any(|&m| {
@@ -28,16 +78,11 @@ fn brute_force(pos: &mut Position) -> bool {
     })
 }
 
-fn main() {
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("ROUNDS"))
-        .unwrap_or(20);
-    let mut positions = load("tests/data/tsume/mate1.sfen");
-    let mates = positions.len();
-    positions.extend(load("tests/data/tsume/nomate1.sfen"));
+/// Times the detector and brute force on `positions`, alternating round by round, and
+/// checks that both find the same number of mates.
+fn measure(name: &str, positions: &mut [Position], rounds: usize, brute: bool) {
     let (mut detector_ns, mut brute_ns) = (0u128, 0u128);
-    let mut found = 0;
+    let (mut found, mut expected) = (0, 0);
     for _ in 0..rounds {
         let t = Instant::now();
         found = 0;
@@ -45,22 +90,40 @@ fn main() {
             found += black_box(pos.mate_in_one()).is_some() as usize;
         }
         detector_ns += t.elapsed().as_nanos();
+        if !brute {
+            expected = found;
+            continue;
+        }
         let t = Instant::now();
+        expected = 0;
         for pos in positions.iter_mut() {
-            black_box(brute_force(pos));
+            expected += black_box(brute_force(pos)) as usize;
         }
         brute_ns += t.elapsed().as_nanos();
     }
-    assert_eq!(found, mates, "the detector must find exactly the mates");
+    assert_eq!(found, expected, "the detector must find exactly the mates");
     let calls = (rounds * positions.len()) as u128;
     println!(
-        "positions {} ({mates} with a mate), rounds {rounds}",
+        "{name}: positions {} ({found} with a mate), rounds {rounds}",
         positions.len()
     );
-    println!("mate_in_one     {:>8} ns/position", detector_ns / calls);
-    println!("every legal move {:>7} ns/position", brute_ns / calls);
+    println!("  mate_in_one      {:>8} ns/position", detector_ns / calls);
+    println!("  every legal move {:>8} ns/position", brute_ns / calls);
     println!(
-        "speed-up        {:>8.1}x",
+        "  speed-up         {:>8.1}x",
         brute_ns as f64 / detector_ns.max(1) as f64
     );
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("ROUNDS"))
+        .unwrap_or(20);
+    let brute = std::env::args().nth(2).as_deref() != Some("detector");
+    let mut tsume = load("tests/data/tsume/mate1.sfen");
+    tsume.extend(load("tests/data/tsume/nomate1.sfen"));
+    measure("tsume sets", &mut tsume, rounds, brute);
+    let mut playouts = playout_positions(20_000);
+    measure("random playouts", &mut playouts, rounds.div_ceil(4), brute);
 }

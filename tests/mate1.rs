@@ -83,3 +83,25 @@ fn agrees_with_brute_force_on_random_positions() {
         "{with} with a mate, {without} without, {in_check} in check"
     );
 }
+
+/// The detector's static test must not trust the board before the move: a checker next to
+/// the king counts as defended when the move itself opens the defender's line.
+#[test]
+fn a_checker_defended_through_the_line_its_move_opens_still_mates() {
+    // The gold 3c->2b checks the king on 1a and vacates 3c, so the bishop on 5e now
+    // defends 2b: mate. Without the bishop the king takes the gold.
+    let mut pos =
+        Position::from_sfen_with("8k/9/6G2/9/4B4/9/9/9/K8 b - 1", Validation::Composed).unwrap();
+    assert_eq!(pos.mate_in_one().map(|m| m.usi()), Some("3c2b".to_string()));
+    let mut pos =
+        Position::from_sfen_with("8k/9/6G2/9/9/9/9/9/K8 b - 1", Validation::Composed).unwrap();
+    assert_eq!(pos.mate_in_one(), None);
+    assert!(!brute_force(&mut pos));
+    // A discovered lance check covers the last empty square, 1b, only once the knight has
+    // left 1c; the knight's promotion on 2a checks too and the rook on 9a defends it.
+    let mut pos =
+        Position::from_sfen_with("R6sk/7p1/8N/9/9/9/9/9/K7L b - 1", Validation::Composed).unwrap();
+    let m = pos.mate_in_one().expect("a mate");
+    assert!(mates(&mut pos, m));
+    assert!(mates(&mut pos, hayanagi::Move::from_usi("1c2a+").unwrap()));
+}
