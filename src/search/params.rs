@@ -159,4 +159,30 @@ mod tests {
         assert_eq!(PARAMS[index::QSEARCH_SEE_MARGIN].default, -120);
         assert_eq!(d.changed(), "");
     }
+
+    /// `scripts/arena/search.params` (the SPSA file) writes each parameter's default and a
+    /// range again: it must start at today's defaults, inside the ranges the options accept.
+    #[test]
+    fn the_spsa_file_starts_at_the_defaults() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/arena/search.params");
+        let text = std::fs::read_to_string(path).expect("scripts/arena/search.params");
+        let mut lines = 0;
+        for line in text.lines() {
+            let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+            if words.is_empty() {
+                continue;
+            }
+            assert_eq!(words.len(), 5, "{line}");
+            let p = PARAMS.iter().find(|p| p.name == words[0]).expect(words[0]);
+            let [start, min, max] = [1, 2, 3].map(|i| words[i].parse::<i32>().expect(line));
+            assert_eq!(start, p.default, "{}: START is not the default", p.name);
+            assert!(
+                p.min <= min && max <= p.max,
+                "{}: range outside the option's",
+                p.name
+            );
+            lines += 1;
+        }
+        assert!(lines > 0);
+    }
 }
