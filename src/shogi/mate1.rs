@@ -82,7 +82,7 @@ impl EscapeTest {
         let occupied = pos.occupied() ^ Bitboard::from_square(king);
         let mut covered = Bitboard::EMPTY;
         for sq in around {
-            if pos.attackers_to(us, sq, occupied).any() {
+            if pos.attacked_by(us, sq, occupied) {
                 covered.set(sq);
             }
         }

@@ -19,7 +19,8 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use hand::Hand;
 pub use movegen::{
-    generate, generate_legal, legal, legal_in_usi_order, legal_moves, GenType, MoveList,
+    count_evasions, generate, generate_legal, legal, legal_in_usi_order, legal_moves, GenType,
+    MoveList,
 };
 pub use moves::Move;
 pub use position::Position;

@@ -284,7 +284,7 @@ fn king_moves<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: B
     if let Some(k) = pos.king_square(us) {
         let occ = pos.occupied() ^ Bitboard::from_square(k);
         for to in tables().king(k) & targets {
-            if !LEGAL || pos.attackers_to(us.flip(), to, occ).is_empty() {
+            if !LEGAL || !pos.attacked_by(us.flip(), to, occ) {
                 list.push(Move::normal(k, to, false));
             }
         }
@@ -462,6 +462,91 @@ pub fn legal_in_usi_order(pos: &Position) -> Vec<Move> {
     moves
 }
 
+/// The number of legal replies to a check, without making the list: what
+/// `generate_legal(pos, GenType::Evasions, ..)` would produce, counted. The mate solver
+/// asks this of every new check (its first proof number), so it goes from the few target
+/// squares to the pieces that reach them (in shogi a piece moves where it attacks) rather
+/// than from every piece. A pinned piece moves along its line only, as in the generator
+/// (the pinned set counts a piece behind another slider of theirs as pinned, so a capture
+/// of the checker along that line is one). Only valid in check.
+pub fn count_evasions(pos: &Position) -> u32 {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let t = tables();
+    let Some(ksq) = pos.king_square(us) else {
+        return 0;
+    };
+    let own = pos.pieces(us);
+    let king_occ = pos.occupied() ^ Bitboard::from_square(ksq);
+    let mut count = 0;
+    for to in t.king(ksq) & !own {
+        count += !pos.attacked_by(them, to, king_occ) as u32;
+    }
+    let checkers = pos.checkers();
+    if checkers.more_than_one() || checkers.is_empty() {
+        return count;
+    }
+    let checker = checkers.lsb();
+    let between = t.between(ksq, checker);
+    let occ = pos.occupied();
+    let pinned = pos.pinned(us);
+    let movers = own.and_not(Bitboard::from_square(ksq));
+    let zone = Bitboard::zone(us);
+    for to in between | checkers {
+        for from in pos.attackers_to(us, to, occ) & movers {
+            if pinned.has(from) && !t.line(ksq, from).has(to) {
+                continue;
+            }
+            let pt = pos.piece_on(from).piece_type();
+            count += if pt.can_promote() {
+                (zone.has(from) || zone.has(to)) as u32 + !dead_ranks(us, pt).has(to) as u32
+            } else {
+                1
+            };
+        }
+    }
+    count + count_drops(pos, between)
+}
+
+/// How many drops [`drops`] (legal) would produce on `targets` (empty squares).
+fn count_drops(pos: &Position, targets: Bitboard) -> u32 {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if hand.is_empty() || targets.is_empty() {
+        return 0;
+    }
+    let mut count = 0;
+    if hand.has(PieceType::Pawn) {
+        let mut pawn_files = Bitboard::EMPTY;
+        for s in pos.pieces_of(us, PieceType::Pawn) {
+            pawn_files |= Bitboard::file(s.file());
+        }
+        let mut pawn_to = targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn));
+        if let Some(ek) = pos.king_square(us.flip()) {
+            let front = tables().pawn(us.flip(), ek);
+            if (pawn_to & front).any() && pos.is_pawn_drop_mate(us, front.lsb()) {
+                pawn_to = pawn_to.and_not(front);
+            }
+        }
+        count += pawn_to.count();
+    }
+    for pt in [PieceType::Lance, PieceType::Knight] {
+        if hand.has(pt) {
+            count += targets.and_not(dead_ranks(us, pt)).count();
+        }
+    }
+    let anywhere = [
+        PieceType::Silver,
+        PieceType::Gold,
+        PieceType::Bishop,
+        PieceType::Rook,
+    ]
+    .iter()
+    .filter(|&&pt| hand.has(pt))
+    .count() as u32;
+    count + anywhere * targets.count()
+}
+
 /// True when the side to move has at least one legal move. In check (where mate search
 /// asks), king moves are tried first and the rest only when the king cannot step away.
 pub fn has_legal_move(pos: &Position) -> bool {
@@ -477,4 +562,70 @@ pub fn has_legal_move(pos: &Position) -> bool {
     }
     generate_impl::<true>(pos, GenType::Evasions, &mut list);
     !list.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Validation;
+
+    /// `count_evasions` equals the length of the legal evasion list after every legal check
+    /// of every position along random games from the mate problems (composed positions with
+    /// pins, interpositions, pawn-drop mates and pieces on their last ranks) and from the
+    /// start position.
+    #[test]
+    fn counted_evasions_equal_the_generated_ones() {
+        let mut starts: Vec<Position> = Vec::new();
+        for file in ["tsume_sample100.tsv", "generated.tsv"] {
+            let path = format!("{}/tests/data/tsume/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(path).unwrap();
+            for line in text.lines().filter(|l| !l.starts_with('#')) {
+                let sfen = line.split('\t').next().unwrap();
+                starts.push(Position::from_sfen_with(sfen, Validation::Composed).unwrap());
+            }
+        }
+        starts.push(Position::startpos());
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut checked, mut with_interpositions) = (0u32, 0u32);
+        for start in starts {
+            let mut pos = start;
+            for _ in 0..12 {
+                let all = legal(&pos);
+                if all.is_empty() {
+                    break;
+                }
+                let checks: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                for m in checks {
+                    pos.do_move(m);
+                    let mut list = MoveList::new();
+                    generate_legal(&pos, GenType::Evasions, &mut list);
+                    assert_eq!(
+                        count_evasions(&pos),
+                        list.len() as u32,
+                        "{pos} after {}: {:?}",
+                        m.usi(),
+                        list.iter().map(|e| e.usi()).collect::<Vec<_>>()
+                    );
+                    checked += 1;
+                    with_interpositions += list.iter().any(|e| e.is_drop()) as u32;
+                    pos.undo_move();
+                }
+                pos.do_move(all.as_slice()[next(all.len())]);
+            }
+        }
+        assert!(
+            checked > 50_000 && with_interpositions > 5_000,
+            "{checked} {with_interpositions}"
+        );
+    }
 }

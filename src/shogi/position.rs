@@ -309,10 +309,40 @@ impl Position {
         att & self.by_color[c.index()]
     }
 
+    /// True when colour `c` has a piece attacking `sq`, given occupancy `occ`: the answer
+    /// of `attackers_to(c, sq, occ).any()`, but the step pieces are asked first and a
+    /// slider's attack set is looked up only when one of `c`'s sliders of that kind lies on
+    /// one of its empty-board lines (the king's escape squares ask this most).
+    #[inline]
+    pub fn attacked_by(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
+        let t = tables();
+        let them = c.flip();
+        let bt = &self.by_type;
+        let ours = self.by_color[c.index()];
+        let steps = (t.pawn(them, sq) & bt[PieceType::Pawn.index()])
+            | (t.knight(them, sq) & bt[PieceType::Knight.index()])
+            | (t.silver(them, sq) & bt[PieceType::Silver.index()])
+            | (t.gold(them, sq) & self.golds())
+            | (t.king(sq) & self.kings_horses_dragons());
+        if (steps & ours).any() {
+            return true;
+        }
+        let rooks = self.rooks_dragons() & ours;
+        if (t.rook_empty(sq) & rooks).any() && (t.rook(sq, occ) & rooks).any() {
+            return true;
+        }
+        let bishops = self.bishops_horses() & ours;
+        if (t.bishop_empty(sq) & bishops).any() && (t.bishop(sq, occ) & bishops).any() {
+            return true;
+        }
+        let lances = bt[PieceType::Lance.index()] & ours;
+        (t.lance_empty(them, sq) & lances).any() && (t.lance(them, sq, occ) & lances).any()
+    }
+
     /// True when colour `c` attacks `sq` with the current occupancy.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square) -> bool {
-        self.attackers_to(c, sq, self.occupied()).any()
+        self.attacked_by(c, sq, self.occupied())
     }
 
     /// Pieces (either colour) that alone stand between `c`'s king and an enemy slider.
@@ -556,7 +586,7 @@ impl Position {
         let mut occ = self.occupied();
         occ.set(to);
         // The king takes the pawn unless we defend it.
-        if self.attackers_to(us, to, occ).is_empty() {
+        if !self.attacked_by(us, to, occ) {
             return false;
         }
         // Another piece takes it: any defender but the king, unless pinned off the line.
@@ -572,7 +602,7 @@ impl Position {
         let occ_without_king = occ ^ Bitboard::from_square(ksq);
         let escapes = t.king(ksq) & !self.by_color[them.index()] & !Bitboard::from_square(to);
         for s in escapes {
-            if self.attackers_to(us, s, occ_without_king).is_empty() {
+            if !self.attacked_by(us, s, occ_without_king) {
                 return false;
             }
         }
@@ -608,7 +638,7 @@ impl Position {
         let from = m.from();
         if from == ksq {
             let occ = self.occupied() ^ Bitboard::from_square(from);
-            return self.attackers_to(us.flip(), m.to(), occ).is_empty();
+            return !self.attacked_by(us.flip(), m.to(), occ);
         }
         !self.pinned(us).has(from) || tables().aligned(from, m.to(), ksq)
     }

@@ -31,7 +31,9 @@ use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::{MateLimits, MateVariant};
 use crate::shogi::movegen::has_legal_move;
-use crate::shogi::{generate_legal, legal_moves, Color, GenType, Hand, Move, MoveList, Position};
+use crate::shogi::{
+    count_evasions, generate_legal, legal_moves, Color, GenType, Hand, Move, MoveList, Position,
+};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -309,6 +311,9 @@ impl<'a> Dfpn<'a> {
 
     /// Number of legal moves of the current position.
     fn count_legal(&mut self) -> u32 {
+        if self.pos.in_check() {
+            return count_evasions(&self.pos);
+        }
         self.scratch.clear();
         legal_moves(&self.pos, &mut self.scratch);
         self.scratch.len() as u32
