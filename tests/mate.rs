@@ -80,6 +80,7 @@ fn first_proof_mode_answers_a_mate_for_every_sample_problem() {
             MateResult::Mate(line) => assert!(is_mating_line(&pos, line), "{sfen}"),
             other => panic!("{sfen}: {other:?}"),
         }
+        assert_eq!(r.counters.contradictions, 0, "{sfen}");
     }
 }
 
@@ -463,5 +464,6 @@ fn first_proof_mode_answers_a_mate_for_every_generated_problem() {
             MateResult::Mate(line) => assert!(is_mating_line(&pos, line), "{sfen}"),
             other => panic!("{sfen}: {other:?}"),
         }
+        assert_eq!(r.counters.contradictions, 0, "{sfen}");
     }
 }

@@ -15,6 +15,9 @@ pub struct MateCounters {
     pub path_dependent_discards: u64,
     /// Results stored under a hand other than the node's (proof or disproof pieces).
     pub hand_generalisations: u64,
+    /// Results that contradicted a stored result for the same board and hands (a proof
+    /// within fewer plies than a disproof holds for): 0 in a sound search.
+    pub contradictions: u64,
 }
 
 impl std::ops::AddAssign for MateCounters {
@@ -25,12 +28,13 @@ impl std::ops::AddAssign for MateCounters {
         self.table_stores += d.table_stores;
         self.path_dependent_discards += d.path_dependent_discards;
         self.hand_generalisations += d.hand_generalisations;
+        self.contradictions += d.contradictions;
     }
 }
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 6] {
+    pub fn fields(&self) -> [(&'static str, u64); 7] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
@@ -38,6 +42,7 @@ impl MateCounters {
             ("stores", self.table_stores),
             ("pathdep", self.path_dependent_discards),
             ("generalised", self.hand_generalisations),
+            ("contradictions", self.contradictions),
         ]
     }
 }

@@ -105,7 +105,7 @@ impl Lookup {
     }
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     board_key: u64,
     /// Hands indexed by colour.
@@ -168,6 +168,8 @@ pub struct ProofTable {
     stores: u64,
     path_dependent_discards: u64,
     generalisations: u64,
+    /// Results that contradicted a stored one ([`ProofTable::check_consistency`]).
+    contradictions: u64,
 }
 
 /// A node's identity as the table sees it.
@@ -238,6 +240,7 @@ impl ProofTable {
             stores: 0,
             path_dependent_discards: 0,
             generalisations: 0,
+            contradictions: 0,
         }
     }
 
@@ -253,6 +256,7 @@ impl ProofTable {
         c.table_stores += self.stores;
         c.path_dependent_discards += self.path_dependent_discards;
         c.hand_generalisations += self.generalisations;
+        c.contradictions += self.contradictions;
     }
 
     /// How many garbage collections ran.
@@ -311,6 +315,9 @@ impl ProofTable {
         } else {
             *key
         };
+        if value.is_proven() || value.is_disproven() {
+            self.check_consistency(key, &value);
+        }
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let range = self.cluster(key.board_key);
         let mut slot = None;
@@ -364,6 +371,31 @@ impl ProofTable {
             }
         } else if self.used * 10 > self.entries.len() * 9 {
             self.collect_garbage();
+        }
+    }
+
+    /// Count a result that contradicts one the table holds for the same board: a proof
+    /// within `L` plies where a stored disproof says there is no mate within `L` or more
+    /// for these hands, or the other way round. Neither can happen in a sound search (a
+    /// stored result that did would be the graph-history-interaction error or a wrong
+    /// proof or disproof hand), so debug builds stop here and the bench counts them.
+    fn check_consistency(&mut self, key: &NodeKey, value: &Lookup) {
+        for w in &self.entries[self.cluster(key.board_key)] {
+            if w[0] != key.board_key || w[3] as u32 == 0 {
+                continue;
+            }
+            let e = &Entry::unpack(w);
+            let contradicts = if value.is_proven() {
+                e.disproof_len != 0 && e.disproof_len >= value.proof_len && key.inherits_disproof(e)
+            } else {
+                e.proof_len != NOT_PROVEN
+                    && e.proof_len <= value.disproof_len
+                    && key.inherits_proof(e)
+            };
+            if contradicts {
+                self.contradictions += 1;
+                debug_assert!(false, "{value:?} at {key:?} contradicts {:?}", e);
+            }
         }
     }
 
@@ -489,5 +521,41 @@ mod tests {
         let mut more = d;
         more.hands[0].set(crate::shogi::PieceType::Gold, 1);
         assert_eq!(t.lookup(&more, 9), Lookup::UNKNOWN);
+    }
+
+    /// A disproof for more plies than a stored proof of the same board, with a hand the
+    /// proof covers (or the other way round), is a contradiction: counted in an optimised
+    /// build, a panic in a debug one. Results that do not overlap are not.
+    #[test]
+    fn contradicting_results_are_counted_or_stop_a_debug_build() {
+        let mut t = ProofTable::new(1);
+        let mut k = key(9);
+        k.hands[0].set(crate::shogi::PieceType::Gold, 1);
+        let gold = k.hands[0];
+        t.store(&k, 9, Lookup::proven(7, gold), 10);
+        // No mate within 5 plies: no overlap with a mate in 7.
+        t.store(&k, 5, Lookup::disproven(5, gold), 10);
+        // No mate within 9 plies without the gold: the proof needs the gold.
+        let poorer = NodeKey {
+            hands: [Hand::EMPTY, Hand::EMPTY],
+            ..k
+        };
+        t.store(&poorer, 9, Lookup::disproven(9, Hand::EMPTY), 10);
+        let mut c = MateCounters::default();
+        t.add_counters(&mut c);
+        assert_eq!(c.contradictions, 0);
+        let richer_disproof = || {
+            let mut t2 = ProofTable::new(1);
+            t2.store(&k, 9, Lookup::proven(7, gold), 10);
+            t2.store(&k, 9, Lookup::disproven(9, gold), 10);
+            let mut c = MateCounters::default();
+            t2.add_counters(&mut c);
+            c.contradictions
+        };
+        if cfg!(debug_assertions) {
+            assert!(std::panic::catch_unwind(richer_disproof).is_err());
+        } else {
+            assert_eq!(richer_disproof(), 1);
+        }
     }
 }
