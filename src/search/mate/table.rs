@@ -168,7 +168,7 @@ pub struct ProofTable {
     stores: u64,
     path_dependent_discards: u64,
     generalisations: u64,
-    /// Results that contradicted a stored one ([`ProofTable::check_consistency`]).
+    /// Results that contradicted a stored one (see [`contradicts`]).
     contradictions: u64,
 }
 
@@ -204,6 +204,22 @@ impl NodeKey {
         let a = self.attacker;
         let d = a.flip();
         e.hand(a).dominates(self.hands[a.index()]) && self.hands[d.index()].dominates(e.hand(d))
+    }
+}
+
+/// Does the resolved `value` for `key` contradict entry `e` of the same board? A proof
+/// within `L` plies where `e` says there is no mate within `L` or more for these hands, or
+/// the other way round. Neither can happen in a sound search (a stored result that did
+/// would be the graph-history-interaction error or a wrong proof or disproof hand), so
+/// debug builds stop at one and the bench counts them.
+fn contradicts(key: &NodeKey, value: &Lookup, e: &Entry) -> bool {
+    if e.amount == 0 {
+        return false;
+    }
+    if value.is_proven() {
+        e.disproof_len != 0 && e.disproof_len >= value.proof_len && key.inherits_disproof(e)
+    } else {
+        e.proof_len != NOT_PROVEN && e.proof_len <= value.disproof_len && key.inherits_proof(e)
     }
 }
 
@@ -315,25 +331,32 @@ impl ProofTable {
         } else {
             *key
         };
-        if value.is_proven() || value.is_disproven() {
-            self.check_consistency(key, &value);
-        }
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let range = self.cluster(key.board_key);
         let mut slot = None;
         let mut weakest = range.start;
         let amount_of = |w: &Packed| w[3] as u32;
+        let resolved = value.is_proven() || value.is_disproven();
+        let mut contradictions = 0;
         for i in range {
             let e = Entry::unpack(&self.entries[i]);
+            if resolved && e.board_key == key.board_key && contradicts(key, &value, &e) {
+                contradictions += 1;
+                debug_assert!(false, "{value:?} at {key:?} contradicts {e:?}");
+            }
+            if slot.is_some() {
+                continue;
+            }
             if key.matches(&e) {
                 slot = Some(i);
-                break;
+                continue;
             }
             let w = amount_of(&self.entries[weakest]);
             if w != 0 && (e.amount == 0 || e.amount < w) {
                 weakest = i;
             }
         }
+        self.contradictions += contradictions;
         let i = slot.unwrap_or(weakest);
         let old = if slot.is_some() {
             Entry::unpack(&self.entries[i])
@@ -371,31 +394,6 @@ impl ProofTable {
             }
         } else if self.used * 10 > self.entries.len() * 9 {
             self.collect_garbage();
-        }
-    }
-
-    /// Count a result that contradicts one the table holds for the same board: a proof
-    /// within `L` plies where a stored disproof says there is no mate within `L` or more
-    /// for these hands, or the other way round. Neither can happen in a sound search (a
-    /// stored result that did would be the graph-history-interaction error or a wrong
-    /// proof or disproof hand), so debug builds stop here and the bench counts them.
-    fn check_consistency(&mut self, key: &NodeKey, value: &Lookup) {
-        for w in &self.entries[self.cluster(key.board_key)] {
-            if w[0] != key.board_key || w[3] as u32 == 0 {
-                continue;
-            }
-            let e = &Entry::unpack(w);
-            let contradicts = if value.is_proven() {
-                e.disproof_len != 0 && e.disproof_len >= value.proof_len && key.inherits_disproof(e)
-            } else {
-                e.proof_len != NOT_PROVEN
-                    && e.proof_len <= value.disproof_len
-                    && key.inherits_proof(e)
-            };
-            if contradicts {
-                self.contradictions += 1;
-                debug_assert!(false, "{value:?} at {key:?} contradicts {:?}", e);
-            }
         }
     }
 
