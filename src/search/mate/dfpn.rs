@@ -201,6 +201,7 @@ impl<'a> Dfpn<'a> {
         path.insert(pos.key(), 1);
         let mut table = ProofTable::new(limits.table_mib);
         table.set_generalise_hands(variant.proof_pieces);
+        table.set_reuse_other_depths(variant.depth_reuse);
         Dfpn {
             attacker: pos.side_to_move(),
             pos: pos.clone(),

@@ -88,6 +88,9 @@ pub struct MateVariant {
     pub proof_pieces: bool,
     /// Delayed expansion of drops on one square and of moves without promotion.
     pub delayed_moves: bool,
+    /// Shortest mode: a pass takes the proof and disproof numbers an earlier pass (another
+    /// ply bound) left in the table as its first estimates.
+    pub depth_reuse: bool,
 }
 
 impl MateVariant {
@@ -95,14 +98,20 @@ impl MateVariant {
     pub const DEFAULT: MateVariant = MateVariant {
         proof_pieces: true,
         delayed_moves: true,
+        depth_reuse: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 4] =
-        ["default", "no-proof-pieces", "no-delayed-moves", "plain"];
+    pub const NAMES: [&'static str; 5] = [
+        "default",
+        "no-proof-pieces",
+        "no-delayed-moves",
+        "no-depth-reuse",
+        "plain",
+    ];
 
     /// A variant by name: `default`, `default` with one technique switched off
-    /// (`no-proof-pieces`, `no-delayed-moves`), or `plain` (all of them off).
+    /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`), or `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -115,9 +124,14 @@ impl MateVariant {
                 delayed_moves: false,
                 ..d
             }),
+            "no-depth-reuse" => Some(MateVariant {
+                depth_reuse: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
+                depth_reuse: false,
             }),
             _ => None,
         }

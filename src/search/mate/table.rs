@@ -164,6 +164,9 @@ pub struct ProofTable {
     /// Store proofs and disproofs under their proof and disproof hands (else under the
     /// node's own hands).
     generalise_hands: bool,
+    /// Proof and disproof numbers of an unresolved entry serve a lookup with another ply
+    /// bound as its first estimate (else only the same bound's).
+    reuse_other_depths: bool,
     lookups: Cell<u64>,
     stores: u64,
     path_dependent_discards: u64,
@@ -252,6 +255,7 @@ impl ProofTable {
             used: 0,
             collections: 0,
             generalise_hands: true,
+            reuse_other_depths: true,
             lookups: Cell::new(0),
             stores: 0,
             path_dependent_discards: 0,
@@ -264,6 +268,12 @@ impl ProofTable {
     /// under the node's own hands (for A/B comparisons).
     pub fn set_generalise_hands(&mut self, on: bool) {
         self.generalise_hands = on;
+    }
+
+    /// Whether a lookup takes an unresolved entry's numbers from a pass with another ply
+    /// bound (the default) or only from its own (for A/B comparisons).
+    pub fn set_reuse_other_depths(&mut self, on: bool) {
+        self.reuse_other_depths = on;
     }
 
     /// Adds the table's counts (lookups, stores, discards, generalisations) to `c`.
@@ -308,7 +318,13 @@ impl ProofTable {
             if e.disproof_len != 0 && e.disproof_len >= depth && key.inherits_disproof(e) {
                 return Lookup::disproven(e.disproof_len, e.hand(key.attacker));
             }
-            if key.matches(e) && e.depth == depth && e.pn != 0 && e.dn != 0 {
+            // Numbers from a pass with another ply bound (shortest mode's passes differ by
+            // two plies) are a better first guess than none.
+            if key.matches(e)
+                && (e.depth == depth || self.reuse_other_depths)
+                && e.pn != 0
+                && e.dn != 0
+            {
                 exact = Some(Lookup {
                     pn: e.pn,
                     dn: e.dn,
