@@ -291,6 +291,27 @@ fn king_moves<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: B
     }
 }
 
+/// The squares of `targets` (empty) where the side to move may drop a pawn: not on a file
+/// holding one of its pawns, not on its last rank, and with `LEGAL` not a pawn-drop mate.
+fn pawn_drop_squares<const LEGAL: bool>(pos: &Position, targets: Bitboard) -> Bitboard {
+    let us = pos.side_to_move();
+    let mut pawn_files = Bitboard::EMPTY;
+    for s in pos.pieces_of(us, PieceType::Pawn) {
+        pawn_files |= Bitboard::file(s.file());
+    }
+    let mut pawn_to = targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn));
+    if LEGAL {
+        if let Some(ek) = pos.king_square(us.flip()) {
+            // The only pawn drop that checks is the one right in front of the king.
+            let front = tables().pawn(us.flip(), ek);
+            if (pawn_to & front).any() && pos.is_pawn_drop_mate(us, front.lsb()) {
+                pawn_to = pawn_to.and_not(front);
+            }
+        }
+    }
+    pawn_to
+}
+
 /// Drops onto `targets` (which must be empty squares). With `LEGAL`, a pawn drop that
 /// would mate is left out.
 fn drops<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: Bitboard) {
@@ -300,21 +321,7 @@ fn drops<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: Bitboa
         return;
     }
     if hand.has(PieceType::Pawn) {
-        let mut pawn_files = Bitboard::EMPTY;
-        for s in pos.pieces_of(us, PieceType::Pawn) {
-            pawn_files |= Bitboard::file(s.file());
-        }
-        let mut pawn_to = targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn));
-        if LEGAL {
-            if let Some(ek) = pos.king_square(us.flip()) {
-                // The only pawn drop that checks is the one right in front of the king.
-                let front = tables().pawn(us.flip(), ek);
-                if (pawn_to & front).any() && pos.is_pawn_drop_mate(us, front.lsb()) {
-                    pawn_to = pawn_to.and_not(front);
-                }
-            }
-        }
-        for to in pawn_to {
+        for to in pawn_drop_squares::<LEGAL>(pos, targets) {
             list.push(Move::drop(PieceType::Pawn, to));
         }
     }
@@ -517,18 +524,7 @@ fn count_drops(pos: &Position, targets: Bitboard) -> u32 {
     }
     let mut count = 0;
     if hand.has(PieceType::Pawn) {
-        let mut pawn_files = Bitboard::EMPTY;
-        for s in pos.pieces_of(us, PieceType::Pawn) {
-            pawn_files |= Bitboard::file(s.file());
-        }
-        let mut pawn_to = targets.and_not(pawn_files | dead_ranks(us, PieceType::Pawn));
-        if let Some(ek) = pos.king_square(us.flip()) {
-            let front = tables().pawn(us.flip(), ek);
-            if (pawn_to & front).any() && pos.is_pawn_drop_mate(us, front.lsb()) {
-                pawn_to = pawn_to.and_not(front);
-            }
-        }
-        count += pawn_to.count();
+        count += pawn_drop_squares::<true>(pos, targets).count();
     }
     for pt in [PieceType::Lance, PieceType::Knight] {
         if hand.has(pt) {
