@@ -180,6 +180,30 @@ fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
     }
 }
 
+/// The destinations among `targets` where a move of a `pt` of colour `us` from `from` may
+/// promote: every one when the move starts in the promotion zone, else those inside it; none
+/// for a piece that never promotes. With [`non_promoting_targets`] this is the one owner of
+/// the promotion rule, for the generator and for [`count_evasions`].
+#[inline(always)]
+fn promoting_targets(us: Color, pt: PieceType, from: Square, targets: Bitboard) -> Bitboard {
+    if !pt.can_promote() {
+        return Bitboard::EMPTY;
+    }
+    let zone = Bitboard::zone(us);
+    if zone.has(from) {
+        targets
+    } else {
+        targets & zone
+    }
+}
+
+/// The destinations among `targets` where a `pt` of colour `us` may stay unpromoted: all but
+/// its dead ranks.
+#[inline(always)]
+fn non_promoting_targets(us: Color, pt: PieceType, targets: Bitboard) -> Bitboard {
+    targets.and_not(dead_ranks(us, pt))
+}
+
 #[inline(always)]
 fn emit(
     list: &mut MoveList,
@@ -189,27 +213,13 @@ fn emit(
     targets: Bitboard,
     promo: Promo,
 ) {
-    if !pt.can_promote() {
-        if promo != Promo::Only {
-            for to in targets {
-                list.push(Move::normal(from, to, false));
-            }
-        }
-        return;
-    }
-    let zone = Bitboard::zone(us);
-    let promotable = if zone.has(from) {
-        targets
-    } else {
-        targets & zone
-    };
     if promo != Promo::Never {
-        for to in promotable {
+        for to in promoting_targets(us, pt, from, targets) {
             list.push(Move::normal(from, to, true));
         }
     }
     if promo != Promo::Only {
-        for to in targets.and_not(dead_ranks(us, pt)) {
+        for to in non_promoting_targets(us, pt, targets) {
             list.push(Move::normal(from, to, false));
         }
     }
@@ -498,18 +508,15 @@ pub fn count_evasions(pos: &Position) -> u32 {
     let occ = pos.occupied();
     let pinned = pos.pinned(us);
     let movers = own.and_not(Bitboard::from_square(ksq));
-    let zone = Bitboard::zone(us);
     for to in between | checkers {
         for from in pos.attackers_to(us, to, occ) & movers {
             if pinned.has(from) && !t.line(ksq, from).has(to) {
                 continue;
             }
             let pt = pos.piece_on(from).piece_type();
-            count += if pt.can_promote() {
-                (zone.has(from) || zone.has(to)) as u32 + !dead_ranks(us, pt).has(to) as u32
-            } else {
-                1
-            };
+            let one = Bitboard::from_square(to);
+            count += promoting_targets(us, pt, from, one).count()
+                + non_promoting_targets(us, pt, one).count();
         }
     }
     count + count_drops(pos, between)

@@ -298,15 +298,26 @@ impl Position {
         let t = tables();
         let them = c.flip();
         let bt = &self.by_type;
-        let att = (t.pawn(them, sq) & bt[PieceType::Pawn.index()])
-            | (t.knight(them, sq) & bt[PieceType::Knight.index()])
-            | (t.silver(them, sq) & bt[PieceType::Silver.index()])
-            | (t.gold(them, sq) & self.golds())
-            | (t.king(sq) & self.kings_horses_dragons())
+        let att = self.step_attackers_any_colour(t, c, sq)
             | (t.lance(them, sq, occ) & bt[PieceType::Lance.index()])
             | (t.bishop(sq, occ) & self.bishops_horses())
             | (t.rook(sq, occ) & self.rooks_dragons());
         att & self.by_color[c.index()]
+    }
+
+    /// The pieces of either colour standing where a step piece (pawn, knight, silver, gold
+    /// or its promoted kinds, king, and the king steps of horse and dragon) of colour `c`
+    /// would attack `sq`: the half of [`Self::attackers_to`] that does not depend on the
+    /// occupancy, shared with [`Self::attacked_by`]. The caller masks the colour.
+    #[inline(always)]
+    fn step_attackers_any_colour(&self, t: &Tables, c: Color, sq: Square) -> Bitboard {
+        let them = c.flip();
+        let bt = &self.by_type;
+        (t.pawn(them, sq) & bt[PieceType::Pawn.index()])
+            | (t.knight(them, sq) & bt[PieceType::Knight.index()])
+            | (t.silver(them, sq) & bt[PieceType::Silver.index()])
+            | (t.gold(them, sq) & self.golds())
+            | (t.king(sq) & self.kings_horses_dragons())
     }
 
     /// True when colour `c` has a piece attacking `sq`, given occupancy `occ`: the answer
@@ -319,12 +330,7 @@ impl Position {
         let them = c.flip();
         let bt = &self.by_type;
         let ours = self.by_color[c.index()];
-        let steps = (t.pawn(them, sq) & bt[PieceType::Pawn.index()])
-            | (t.knight(them, sq) & bt[PieceType::Knight.index()])
-            | (t.silver(them, sq) & bt[PieceType::Silver.index()])
-            | (t.gold(them, sq) & self.golds())
-            | (t.king(sq) & self.kings_horses_dragons());
-        if (steps & ours).any() {
+        if (self.step_attackers_any_colour(t, c, sq) & ours).any() {
             return true;
         }
         let rooks = self.rooks_dragons() & ours;
