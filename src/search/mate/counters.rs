@@ -13,6 +13,8 @@ pub struct MateCounters {
     pub table_stores: u64,
     /// Results not stored because they rest on a repetition of the current path.
     pub path_dependent_discards: u64,
+    /// Path-dependent disproofs stored once the search was back at the start of their cycle.
+    pub settled_cycles: u64,
     /// Results stored under a hand other than the node's (proof or disproof pieces).
     pub hand_generalisations: u64,
     /// Results that contradicted a stored result for the same board and hands (a proof
@@ -27,6 +29,7 @@ impl std::ops::AddAssign for MateCounters {
         self.table_lookups += d.table_lookups;
         self.table_stores += d.table_stores;
         self.path_dependent_discards += d.path_dependent_discards;
+        self.settled_cycles += d.settled_cycles;
         self.hand_generalisations += d.hand_generalisations;
         self.contradictions += d.contradictions;
     }
@@ -34,13 +37,14 @@ impl std::ops::AddAssign for MateCounters {
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 7] {
+    pub fn fields(&self) -> [(&'static str, u64); 8] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
             ("lookups", self.table_lookups),
             ("stores", self.table_stores),
             ("pathdep", self.path_dependent_discards),
+            ("settled", self.settled_cycles),
             ("generalised", self.hand_generalisations),
             ("contradictions", self.contradictions),
         ]

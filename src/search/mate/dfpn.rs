@@ -12,10 +12,19 @@
 //!
 //! Repetition: a child position that already occurs on the current path (or in the game
 //! before the root) is a failure for the attacker: the attacker is the one checking, so a
-//! cycle is a perpetual check or a draw, never a mate. No proof is ever built on a
-//! repetition. Disproofs that depend on a repetition hold for the current path only and are
-//! never stored (storing them is the graph-history interaction: the same position reached
-//! by another path may be a mate); they reach the parents as path-dependent results.
+//! cycle is a perpetual check or a draw, never a mate. So is a child whose board and side
+//! to move occur on the path with the attacker holding at least as much in hand (an
+//! inferior repetition): whatever mates it, the ancestor mates sooner by the same moves, so
+//! a shortest mate never passes through it. No proof is ever built on a repetition.
+//!
+//! A disproof that depends on a repetition carries the depth of the shallowest repeated
+//! position it rests on (its start depth) and holds for the current path only: storing it
+//! is the graph-history interaction (the same position reached by another path may be a
+//! mate). Once the search is back at that depth, the cycle lies inside the node's own
+//! subtree: a shortest mate of the node would never return to the node, so the disproof
+//! holds on any path and is stored (for the node's own attacker hand or less). Positions
+//! of the game before the root keep the exact rule (a fourth occurrence ends the game) and
+//! start at depth 0: results resting on them are stored only for the root.
 //!
 //! Results carry the attacker's hand they hold for (proof and disproof pieces,
 //! `pieces.rs`): the table stores them under that hand, so one entry serves every position
@@ -28,7 +37,7 @@
 
 use super::counters::MateCounters;
 use super::pieces;
-use super::table::{Lookup, NodeKey, ProofTable, INFINITE, MAX_FINITE, UNBOUNDED};
+use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::{MateLimits, MateVariant};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::{
@@ -128,8 +137,11 @@ pub struct Dfpn<'a> {
     attacker: Color,
     limits: MateLimits<'a>,
     variant: MateVariant,
-    /// Full keys of the positions on the current path (from the root on).
-    path: PathSet,
+    /// Board keys (with the side to move) of the positions on the current path, counted.
+    path_boards: PathSet,
+    /// The current path from the root on, one entry per depth: board key (with the side to
+    /// move) and the attacker's hand.
+    path: Vec<(u64, Hand)>,
     /// Occurrences of each position of the game before the root (since the last null move).
     history: PathSet,
     /// Deepest path followed (see [`MAX_PATH`]).
@@ -146,6 +158,10 @@ pub struct Dfpn<'a> {
     /// other than its own, for re-solving with that hand.
     #[cfg(test)]
     audit: Option<Vec<(Position, Lookup)>>,
+    /// Tests only: the current node's position and result at every disproof settled at the
+    /// start of its cycle ([`Dfpn::settle_cycle`]).
+    #[cfg(test)]
+    settled_audit: Option<Vec<(Position, Lookup)>>,
 }
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
@@ -197,19 +213,22 @@ impl<'a> Dfpn<'a> {
         for st in &states[last - since_null.min(last)..last] {
             *history.entry(st.key).or_insert(0) += 1;
         }
-        let mut path = PathSet::default();
-        path.insert(pos.key(), 1);
+        let mut path_boards = PathSet::default();
+        path_boards.insert(pos.board_key(), 1);
+        let attacker = pos.side_to_move();
+        let path = vec![(pos.board_key(), pos.hand(attacker))];
         let mut table = ProofTable::new(limits.table_mib);
         table.set_generalise_hands(variant.proof_pieces);
         table.set_reuse_other_depths(variant.depth_reuse);
         Dfpn {
-            attacker: pos.side_to_move(),
+            attacker,
             pos: pos.clone(),
             table,
             nodes: 0,
             aborted: false,
             limits,
             variant,
+            path_boards,
             path,
             history,
             max_path: max_path.min(MAX_PATH),
@@ -219,6 +238,8 @@ impl<'a> Dfpn<'a> {
             counters: MateCounters::default(),
             #[cfg(test)]
             audit: None,
+            #[cfg(test)]
+            settled_audit: None,
         }
     }
 
@@ -227,7 +248,10 @@ impl<'a> Dfpn<'a> {
         #[cfg(test)]
         if let Some(audit) = self.audit.as_mut() {
             let resolved = value.is_proven() || value.is_disproven();
-            if resolved && !value.path_dependent && value.hand != key.hands[self.attacker.index()] {
+            if resolved
+                && !value.is_path_dependent()
+                && value.hand != key.hands[self.attacker.index()]
+            {
                 audit.push((self.pos.clone(), value));
             }
         }
@@ -320,30 +344,71 @@ impl<'a> Dfpn<'a> {
         self.scratch.len() as u32
     }
 
-    /// Is `m` leading back to a position of the path, or to the fourth occurrence of a
-    /// position of the game (sennichite)? An earlier game position may occur a second or
-    /// third time: that is legal and ends nothing.
-    fn repeats(&self, m: Move) -> bool {
+    /// Does `m`, leading to `board_key` with `hands`, repeat a position of the path (the
+    /// same, or the same board with the attacker holding less: see the module note), or
+    /// reach the fourth occurrence of a position of the game (sennichite)? The start depth
+    /// of the repetition: the deepest such position of the path, 0 for the game's. An
+    /// earlier game position may occur a second or third time: that is legal and ends
+    /// nothing.
+    fn repetition_start(&self, m: Move, board_key: u64, hands: [Hand; 2]) -> Option<u16> {
+        if self.path_boards.contains_key(&board_key) {
+            let held = hands[self.attacker.index()];
+            let inferior = self.variant.inferior_repetition;
+            let found = self.path.iter().rposition(|&(b, h)| {
+                b == board_key && (h == held || (inferior && h.dominates(held)))
+            });
+            if let Some(depth) = found {
+                return Some(depth as u16);
+            }
+        }
+        if self.history.is_empty() {
+            return None;
+        }
         let key = self.pos.key_after(m);
-        self.path.contains_key(&key) || self.history.get(&key).is_some_and(|&n| n + 1 >= 4)
+        self.history
+            .get(&key)
+            .is_some_and(|&n| n + 1 >= 4)
+            .then_some(0)
     }
 
     pub fn push(&mut self, m: Move) {
+        let board_key = self.pos.board_key_after(self.path[self.path_len].0, m);
         self.pos.do_move(m);
-        *self.path.entry(self.pos.key()).or_insert(0) += 1;
+        *self.path_boards.entry(board_key).or_insert(0) += 1;
+        self.path.push((board_key, self.pos.hand(self.attacker)));
         self.path_len += 1;
     }
 
     pub fn pop(&mut self) {
-        let key = self.pos.key();
-        if let Some(n) = self.path.get_mut(&key) {
+        let (board_key, _) = self.path.pop().expect("a move to take back");
+        if let Some(n) = self.path_boards.get_mut(&board_key) {
             *n -= 1;
             if *n == 0 {
-                self.path.remove(&key);
+                self.path_boards.remove(&board_key);
             }
         }
         self.path_len -= 1;
         self.pos.undo_move();
+    }
+
+    /// A disproof of the current node that rests on repetitions of this node only (a cycle
+    /// inside its own subtree) holds on any path, for the node's attacker hand or less
+    /// (see the module note); other results pass unchanged.
+    fn settle_cycle(&mut self, key: &NodeKey, mut value: Lookup) -> Lookup {
+        if self.variant.repetition_start
+            && value.is_disproven()
+            && value.is_path_dependent()
+            && value.rep_start as usize >= self.path_len
+        {
+            value.rep_start = INDEPENDENT;
+            value.hand = pieces::meet(value.hand, key.hands[self.attacker.index()]);
+            self.counters.settled_cycles += 1;
+            #[cfg(test)]
+            if let Some(audit) = self.settled_audit.as_mut() {
+                audit.push((self.pos.clone(), value));
+            }
+        }
+        value
     }
 
     /// What the table (or the path) says of the child reached by `m`.
@@ -356,8 +421,8 @@ impl<'a> Dfpn<'a> {
             side: key.side.flip(),
             attacker: self.attacker,
         };
-        let value = if self.repeats(m) {
-            Lookup::repetition(hands[self.attacker.index()])
+        let value = if let Some(start) = self.repetition_start(m, board_key, hands) {
+            Lookup::repetition(start, hands[self.attacker.index()])
         } else if self.path_len + 1 >= self.max_path {
             TOO_DEEP
         } else if depth == 0 && ck.side == self.attacker {
@@ -502,6 +567,7 @@ impl<'a> Dfpn<'a> {
                 || value.dn >= thdn
                 || self.aborted
             {
+                let value = self.settle_cycle(&key, value);
                 self.store(&key, depth, value, self.nodes - start + 1);
                 return value;
             }
@@ -553,7 +619,8 @@ fn select(children: &[Child], or: bool, f: impl Fn(&Child) -> u32) -> (usize, u3
 }
 
 /// OR node (`pos`, the attacker to move): proven by the shortest proven child; disproven
-/// when every child is (and then path-dependent if any of those disproofs is). The proof
+/// when every child is (and then path-dependent if any of those disproofs is, from the
+/// shallowest start depth among them). The proof
 /// hand is the chosen check's, taken back over its move; the disproof hand is the meet of
 /// every check's (see `pieces.rs`).
 fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
@@ -561,7 +628,7 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut dn = 0;
     let mut proof: Option<(u16, usize)> = None;
     let mut disproof = UNBOUNDED;
-    let mut path_dependent = false;
+    let mut rep_start = INDEPENDENT;
     for (i, c) in children.iter().enumerate() {
         let v = &c.value;
         if is_active(children, i, true) {
@@ -573,7 +640,7 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
         }
         if v.is_disproven() {
             disproof = disproof.min(v.disproof_len);
-            path_dependent |= v.path_dependent;
+            rep_start = rep_start.min(v.rep_start);
         }
     }
     if let Some((len, i)) = proof {
@@ -587,7 +654,7 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
             .reduce(pieces::meet)
             .unwrap_or_default();
         Lookup {
-            path_dependent,
+            rep_start,
             ..Lookup::disproven(
                 plus_one(disproof),
                 pieces::attacker_disproof_hand(pos, attacker, checks),
@@ -603,7 +670,7 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
 }
 
 /// AND node (`pos`, the defender to move): disproven by any disproven child (preferring
-/// disproofs that hold on any path, then the longest bound among them), with that reply's
+/// disproofs that hold on any path, then the deepest start depth, then the longest bound), with that reply's
 /// disproof hand (the attacker's hand is the same after a defender move); proven when every
 /// child is, as long as the longest of them, with the join of their proof hands and the
 /// kinds a drop could block with (see `pieces.rs`).
@@ -612,7 +679,7 @@ fn and_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut dn = INFINITE;
     let mut proof = 0u16;
     let mut proof_hand = Hand::EMPTY;
-    let mut disproof: Option<((bool, u16), Hand)> = None;
+    let mut disproof: Option<((u16, u16), Hand)> = None;
     for (i, c) in children.iter().enumerate() {
         let v = &c.value;
         if is_active(children, i, false) {
@@ -624,16 +691,17 @@ fn and_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
             proof_hand = pieces::join(proof_hand, v.hand);
         }
         if v.is_disproven() {
-            // Ordered: path-independent first, then longer.
-            let candidate = (!v.path_dependent, v.disproof_len);
+            // Ordered: path-independent first (INDEPENDENT is the largest start depth),
+            // then the deepest start, then longer.
+            let candidate = (v.rep_start, v.disproof_len);
             if disproof.is_none_or(|(d, _)| candidate > d) {
                 disproof = Some((candidate, v.hand));
             }
         }
     }
-    if let Some(((independent, len), hand)) = disproof {
+    if let Some(((rep_start, len), hand)) = disproof {
         Lookup {
-            path_dependent: !independent,
+            rep_start,
             ..Lookup::disproven(plus_one(len), hand)
         }
     } else if pn == 0 {
@@ -738,6 +806,120 @@ mod tests {
             }
         }
         (!undecided).then_some(proof)
+    }
+
+    /// A solver for `sfen` after `moves` (USI) played from it along the path.
+    fn solver_after<'a>(
+        sfen: &str,
+        moves: &[&str],
+        variant: MateVariant,
+        stop: &'a AtomicBool,
+    ) -> Dfpn<'a> {
+        let pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
+        let limits = MateLimits {
+            deadline: None,
+            max_nodes: Some(2_000_000),
+            stop,
+            table_mib: 4,
+            shortest: false,
+            max_len: None,
+        };
+        let mut s = Dfpn::new(&pos, limits, 2_000, variant);
+        for m in moves {
+            let m = s.pos.parse_usi_move(m).unwrap();
+            s.push(m);
+        }
+        s
+    }
+
+    /// The value the current node of `s` sees for its move `m` (USI).
+    fn child_value(s: &Dfpn<'_>, m: &str) -> Lookup {
+        let key = s.node_key();
+        let m = s.pos.parse_usi_move(m).unwrap();
+        s.child(&key, m, UNBOUNDED).value
+    }
+
+    /// A board the path already holds, with the attacker holding less than it did there, is
+    /// a repetition from that depth (the defender took the dropped rook and the king went
+    /// back: whatever mates from there mates sooner from the root); the same board with the
+    /// attacker's hand unchanged is one too; with the variant off only the latter counts.
+    #[test]
+    fn a_board_repeated_with_less_in_the_attackers_hand_is_a_repetition() {
+        let stop = AtomicBool::new(false);
+        let sfen = "l7l/3+B5/p4g1k1/4pppp1/P1+B4np/1PpPP1P1P/1S3P3/1pG1K4/L5SNg b R2SL2Prg2np 93";
+        let line = ["R*1c", "2c2b", "1c2c+"];
+        let s = solver_after(sfen, &line, MateVariant::DEFAULT, &stop);
+        let v = child_value(&s, "2b2c");
+        assert!(v.is_disproven() && v.rep_start == 0, "{v:?}");
+        let plain = MateVariant {
+            inferior_repetition: false,
+            ..MateVariant::DEFAULT
+        };
+        let s = solver_after(sfen, &line, plain, &stop);
+        let v = child_value(&s, "2b2c");
+        assert!(!v.is_path_dependent() && !v.is_disproven(), "{v:?}");
+        // An exact repetition, from the deepest occurrence: the rook checks from 1c and 1d
+        // while the king steps between 2b and 2c.
+        let line = ["R*1c", "2c2b", "1c1b", "2b2c", "1b1c"];
+        for variant in [MateVariant::DEFAULT, plain] {
+            let s = solver_after(sfen, &line, variant, &stop);
+            let v = child_value(&s, "2c2b");
+            assert!(v.is_disproven() && v.rep_start == 2, "{v:?}");
+        }
+    }
+
+    /// A lone rook checks forever without mating: the no-mate rests on cycles inside the
+    /// subtrees, and each disproof stored once the search is back at its cycle's start holds
+    /// when re-solved from scratch by the solver that never stores a path-dependent result;
+    /// likewise the no-mate-within-a-bound results of the sample problems.
+    #[test]
+    fn disproofs_settled_at_their_cycle_start_hold_on_any_path() {
+        let stop = AtomicBool::new(false);
+        let mut cases: Vec<(String, u16)> = vec![("7k1/9/9/9/9/9/9/9/K7R b - 1".into(), UNBOUNDED)];
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tsume/tsume_sample100.tsv"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let mut f = line.split('\t');
+            let sfen = f.next().unwrap().to_string();
+            let len: u16 = f.next().unwrap().trim().parse().unwrap();
+            if len >= 5 {
+                // No mate within two plies less than the shortest: every check fails.
+                cases.push((sfen, len - 2));
+            }
+        }
+        let (mut settled, mut checked, mut undecided) = (0, 0, 0);
+        for (sfen, bound) in cases {
+            let mut s = solver_after(&sfen, &[], MateVariant::DEFAULT, &stop);
+            s.settled_audit = Some(Vec::new());
+            let root = s.node_key();
+            let v = s.mid(root, INFINITE, INFINITE, bound);
+            assert!(v.is_disproven(), "{sfen} within {bound}: {v:?}");
+            let audit = s.settled_audit.take().unwrap();
+            settled += audit.len();
+            for (p, v) in audit.iter() {
+                let attacker = s.attacker;
+                let re = with_attacker_hand(p, attacker, v.hand);
+                match holds(&re, attacker, v) {
+                    Some(ok) => {
+                        assert!(ok, "{v:?} does not hold at {re} (settled at {p})");
+                        checked += 1;
+                    }
+                    None => undecided += 1,
+                }
+            }
+        }
+        eprintln!("settled {settled}, checked {checked}, undecided {undecided}");
+        assert!(
+            checked >= 100,
+            "checked {checked} of {settled}, undecided {undecided}"
+        );
+        assert!(
+            undecided * 10 <= checked,
+            "checked {checked}, undecided {undecided}"
+        );
     }
 
     /// Each result stored under a proof or disproof hand other than its node's holds when

@@ -91,6 +91,12 @@ pub struct MateVariant {
     /// Shortest mode: a pass takes the proof and disproof numbers an earlier pass (another
     /// ply bound) left in the table as its first estimates.
     pub depth_reuse: bool,
+    /// A disproof resting on a cycle inside the node's own subtree is stored once the
+    /// search is back at the cycle's start (else never: path-dependent results stay so).
+    pub repetition_start: bool,
+    /// A position whose board repeats one of the path with the attacker holding at most
+    /// what it held there counts as a repetition (else only the same position does).
+    pub inferior_repetition: bool,
 }
 
 impl MateVariant {
@@ -99,19 +105,24 @@ impl MateVariant {
         proof_pieces: true,
         delayed_moves: true,
         depth_reuse: true,
+        repetition_start: true,
+        inferior_repetition: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 7] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
         "no-depth-reuse",
+        "no-repetition-start",
+        "no-inferior-repetition",
         "plain",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
-    /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`), or `plain` (all of them off).
+    /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
+    /// `no-inferior-repetition`), or `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -128,10 +139,20 @@ impl MateVariant {
                 depth_reuse: false,
                 ..d
             }),
+            "no-repetition-start" => Some(MateVariant {
+                repetition_start: false,
+                ..d
+            }),
+            "no-inferior-repetition" => Some(MateVariant {
+                inferior_repetition: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
                 depth_reuse: false,
+                repetition_start: false,
+                inferior_repetition: false,
             }),
             _ => None,
         }

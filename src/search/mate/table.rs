@@ -28,6 +28,8 @@ pub const INFINITE: u32 = u32::MAX;
 pub const MAX_FINITE: u32 = u32::MAX - 1;
 /// A remaining depth or disproof length meaning "no limit".
 pub const UNBOUNDED: u16 = u16::MAX;
+/// [`Lookup::rep_start`] of a result that holds on any path.
+pub const INDEPENDENT: u16 = u16::MAX;
 /// `proof_len` of an entry that is not a proof.
 const NOT_PROVEN: u16 = u16::MAX;
 
@@ -43,10 +45,13 @@ pub struct Lookup {
     pub proof_len: u16,
     /// Plies within which there is no mate when `dn == 0`.
     pub disproof_len: u16,
-    /// A disproof that rests on a repetition of the current path: true for this path
-    /// only, so it is never stored (storing it is the graph-history-interaction error:
-    /// the same position reached another way may well be a mate).
-    pub path_dependent: bool,
+    /// For a disproof that rests on a repetition of the current path, the depth (plies
+    /// from the root) of the shallowest repeated position it rests on; [`INDEPENDENT`]
+    /// for a result that holds on any path. A dependent result is true for this path only,
+    /// so it is never stored (storing it is the graph-history-interaction error: the same
+    /// position reached another way may well be a mate) until the search is back at that
+    /// depth, where the cycle lies inside the node's own subtree (see `dfpn.rs`).
+    pub rep_start: u16,
     /// The attacker's hand the result holds for: for a proof, every hand with at least
     /// these pieces mates (the proof hand); for a disproof, every hand with at most these
     /// fails (the disproof hand). Unused otherwise.
@@ -59,7 +64,7 @@ impl Lookup {
         dn: 1,
         proof_len: NOT_PROVEN,
         disproof_len: 0,
-        path_dependent: false,
+        rep_start: INDEPENDENT,
         hand: Hand::EMPTY,
     };
 
@@ -70,7 +75,7 @@ impl Lookup {
             dn: INFINITE,
             proof_len: len,
             disproof_len: 0,
-            path_dependent: false,
+            rep_start: INDEPENDENT,
             hand,
         }
     }
@@ -82,18 +87,23 @@ impl Lookup {
             dn: 0,
             proof_len: NOT_PROVEN,
             disproof_len: len,
-            path_dependent: false,
+            rep_start: INDEPENDENT,
             hand,
         }
     }
 
-    /// A disproof by repetition of the current path (for the attacker's hand at the
-    /// repeated node only).
-    pub fn repetition(hand: Hand) -> Lookup {
+    /// A disproof by repetition of the position at depth `start` of the current path (for
+    /// the attacker's hand at the repeating node only).
+    pub fn repetition(start: u16, hand: Hand) -> Lookup {
         Lookup {
-            path_dependent: true,
+            rep_start: start,
             ..Lookup::disproven(UNBOUNDED, hand)
         }
+    }
+
+    /// Does the result rest on a repetition of the current path?
+    pub fn is_path_dependent(&self) -> bool {
+        self.rep_start != INDEPENDENT
     }
 
     pub fn is_proven(&self) -> bool {
@@ -337,7 +347,7 @@ impl ProofTable {
 
     /// Record `value` for `key` searched with `depth` plies remaining, after `amount` nodes.
     pub fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
-        if value.path_dependent {
+        if value.is_path_dependent() {
             self.path_dependent_discards += 1;
             return;
         }
