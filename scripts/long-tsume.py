@@ -3,8 +3,11 @@
 SFEN, except the paradox problem 最後の審判) with `hayanagi mate`, a time cap each (10
 minutes by default), and replay every reported mate with cshogi.
 
-usage: scripts/long-tsume.py [--cap-s 600] [--mate-hash 4096] [--any-length] [--jobs N]
-                             [--only NAME ...] [--engine target/release/hayanagi]
+usage: scripts/long-tsume.py [--cap-s 600 | --nodes N] [--mate-hash 4096] [--any-length]
+                             [--jobs N] [--only NAME ...] [--engine target/release/hayanagi]
+
+--nodes caps each problem by nodes instead of time (a node budget such as the issue's
+"乱 within 240M nodes" gives the same answer on a busy machine).
 
 With --any-length the solver answers its first proven mate, so the time is the time to
 solve; without it, a solved problem goes on looking for a shorter mate until the cap and
@@ -24,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cap-s", type=int, default=600)
+    ap.add_argument("--nodes", type=int, help="a node cap instead of the time cap")
     ap.add_argument("--mate-hash", type=int, default=4096)
     ap.add_argument("--engine", default=os.path.join(ROOT, "target/release/hayanagi"))
     ap.add_argument("--file", default=os.path.join(ROOT, "tests/data/tsume/famous_long_tsume.tsv"))
@@ -32,7 +36,8 @@ def main():
     ap.add_argument("--only", nargs="*", default=[], help="problems whose name contains one of these")
     args = ap.parse_args()
     mode = "first mate proven" if args.any_length else "shortest mate"
-    print(f"cap {args.cap_s} s per problem, MateHash {args.mate_hash} MiB, {mode}, "
+    cap = f"{args.nodes} nodes" if args.nodes else f"{args.cap_s} s"
+    print(f"cap {cap} per problem, MateHash {args.mate_hash} MiB, {mode}, "
           f"{args.jobs} at a time", flush=True)
     print("name\tclaimed\tanswer\tplies\treplay\tnodes\ttime_s", flush=True)
     with open(args.file, encoding="utf-8") as f:
@@ -40,8 +45,9 @@ def main():
     rows = [r for r in rows if r[2] != "-" and "最後の審判" not in r[0]]
     if args.only:
         rows = [r for r in rows if any(o in r[0] for o in args.only)]
-    cmd = lambda sfen: ([args.engine, "mate", "--sfen", sfen, "--movetime", str(args.cap_s * 1000),
-                         "--option", f"MateHash={args.mate_hash}"]
+    limit = ["--nodes", str(args.nodes)] if args.nodes else ["--movetime", str(args.cap_s * 1000)]
+    cmd = lambda sfen: ([args.engine, "mate", "--sfen", sfen] + limit
+                        + ["--option", f"MateHash={args.mate_hash}"]
                         + (["--any-length"] if args.any_length else []))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         runs = [pool.submit(subprocess.run, cmd(r[2]), capture_output=True, text=True) for r in rows]
