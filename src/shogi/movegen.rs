@@ -438,7 +438,29 @@ fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut Mov
             };
             king_moves::<LEGAL>(pos, list, king_targets);
             drops::<LEGAL>(pos, list, near & empty);
-            list.retain_from(start, |m| pos.gives_check(m));
+            // The exact test, cheap for most candidates: a drop, or a move of a piece that
+            // cannot uncover a line (neither the king nor one of `discoverers`), checks when
+            // it lands where its kind after the move attacks the king from. (Moving off the
+            // square cannot open that piece's own line to the king: a piece behind itself on
+            // the line would already be giving check.) The others ask `gives_check`. Indexed
+            // by `PieceType::index` (1 to 14).
+            let mut check_squares = [Bitboard::EMPTY; 15];
+            for pt in PieceType::ALL {
+                if pt != PieceType::King {
+                    check_squares[pt.index()] = t.attacks(pt, them, ksq, occ);
+                }
+            }
+            let own_king = pos.king_square(us);
+            list.retain_from(start, |m| {
+                if m.is_drop() {
+                    return check_squares[m.dropped().index()].has(m.to());
+                }
+                let from = m.from();
+                if discoverers.has(from) || own_king == Some(from) {
+                    return pos.gives_check(m);
+                }
+                check_squares[pos.moved_piece_after(m).piece_type().index()].has(m.to())
+            });
         }
     }
 }
