@@ -670,10 +670,11 @@ fn or_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
 }
 
 /// AND node (`pos`, the defender to move): disproven by any disproven child (preferring
-/// disproofs that hold on any path, then the deepest start depth, then the longest bound), with that reply's
-/// disproof hand (the attacker's hand is the same after a defender move); proven when every
-/// child is, as long as the longest of them, with the join of their proof hands and the
-/// kinds a drop could block with (see `pieces.rs`).
+/// disproofs that hold on any path, then the deepest start depth, then the longest bound),
+/// with that reply's disproof hand (the attacker's hand is the same after a defender move);
+/// proven when every child is, as long as the longest of them, with the join of their proof
+/// hands and the kinds a drop could block with (see `pieces.rs`). The proof number sums
+/// every reply, delayed ones included; the disproof number is the active replies' least.
 fn and_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut pn = 0;
     let mut dn = INFINITE;
@@ -682,8 +683,12 @@ fn and_value(pos: &Position, attacker: Color, children: &[Child]) -> Lookup {
     let mut disproof: Option<((u16, u16), Hand)> = None;
     for (i, c) in children.iter().enumerate() {
         let v = &c.value;
+        // A delayed reply still has to be refuted before the node is proven, so its proof
+        // number counts from the start (counting only the active replies made nodes with
+        // many interpositions look cheap: 1.19x the nodes on the 1,050 generated problems);
+        // it only waits to be searched.
+        pn = saturating_sum(pn, v.pn);
         if is_active(children, i, false) {
-            pn = saturating_sum(pn, v.pn);
             dn = dn.min(v.dn);
         }
         if v.is_proven() {
