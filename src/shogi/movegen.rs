@@ -413,17 +413,15 @@ fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut Mov
             // off a line between one of ours and the king: those pieces may go anywhere.
             let t = tables();
             let occ = pos.occupied();
+            // Where each kind (after the move) attacks the king from, indexed by
+            // `PieceType::index` (1 to 14); `near` is their union.
+            let mut check_squares = [Bitboard::EMPTY; 15];
             let mut near = Bitboard::EMPTY;
-            for pt in [
-                PieceType::Pawn,
-                PieceType::Lance,
-                PieceType::Knight,
-                PieceType::Silver,
-                PieceType::Gold,
-                PieceType::Horse,
-                PieceType::Dragon,
-            ] {
-                near |= t.attacks(pt, them, ksq, occ);
+            for pt in PieceType::ALL {
+                if pt != PieceType::King {
+                    check_squares[pt.index()] = t.attacks(pt, them, ksq, occ);
+                    near |= check_squares[pt.index()];
+                }
             }
             let discoverers = pos.blockers_for_king(them) & own;
             // Candidates go straight into `list` (no second buffer to clear) and are then
@@ -442,14 +440,7 @@ fn generate_impl<const LEGAL: bool>(pos: &Position, gen: GenType, list: &mut Mov
             // cannot uncover a line (neither the king nor one of `discoverers`), checks when
             // it lands where its kind after the move attacks the king from. (Moving off the
             // square cannot open that piece's own line to the king: a piece behind itself on
-            // the line would already be giving check.) The others ask `gives_check`. Indexed
-            // by `PieceType::index` (1 to 14).
-            let mut check_squares = [Bitboard::EMPTY; 15];
-            for pt in PieceType::ALL {
-                if pt != PieceType::King {
-                    check_squares[pt.index()] = t.attacks(pt, them, ksq, occ);
-                }
-            }
+            // the line would already be giving check.) The others ask `gives_check`.
             let own_king = pos.king_square(us);
             list.retain_from(start, |m| {
                 if m.is_drop() {

@@ -146,7 +146,6 @@ pub struct Dfpn<'a> {
     history: PathSet,
     /// Deepest path followed (see [`MAX_PATH`]).
     max_path: usize,
-    path_len: usize,
     /// While reading out a proven line: the node count up to which the search may go on
     /// whatever the deadline, node limit or stop say.
     grace_until: Option<u64>,
@@ -213,10 +212,11 @@ impl<'a> Dfpn<'a> {
         for st in &states[last - since_null.min(last)..last] {
             *history.entry(st.key).or_insert(0) += 1;
         }
+        let root_board = pos.board_key();
         let mut path_boards = PathSet::default();
-        path_boards.insert(pos.board_key(), 1);
+        path_boards.insert(root_board, 1);
         let attacker = pos.side_to_move();
-        let path = vec![(pos.board_key(), pos.hand(attacker))];
+        let path = vec![(root_board, pos.hand(attacker))];
         let mut table = ProofTable::new(limits.table_mib);
         table.set_generalise_hands(variant.proof_pieces);
         table.set_reuse_other_depths(variant.depth_reuse);
@@ -232,7 +232,6 @@ impl<'a> Dfpn<'a> {
             path,
             history,
             max_path: max_path.min(MAX_PATH),
-            path_len: 0,
             scratch: MoveList::new(),
             grace_until: None,
             counters: MateCounters::default(),
@@ -371,12 +370,16 @@ impl<'a> Dfpn<'a> {
             .then_some(0)
     }
 
+    /// Plies from the root to the current node.
+    fn depth(&self) -> usize {
+        self.path.len() - 1
+    }
+
     pub fn push(&mut self, m: Move) {
-        let board_key = self.pos.board_key_after(self.path[self.path_len].0, m);
+        let board_key = self.pos.board_key_after(self.path[self.depth()].0, m);
         self.pos.do_move(m);
         *self.path_boards.entry(board_key).or_insert(0) += 1;
         self.path.push((board_key, self.pos.hand(self.attacker)));
-        self.path_len += 1;
     }
 
     pub fn pop(&mut self) {
@@ -387,7 +390,6 @@ impl<'a> Dfpn<'a> {
                 self.path_boards.remove(&board_key);
             }
         }
-        self.path_len -= 1;
         self.pos.undo_move();
     }
 
@@ -398,7 +400,7 @@ impl<'a> Dfpn<'a> {
         if self.variant.repetition_start
             && value.is_disproven()
             && value.is_path_dependent()
-            && value.rep_start as usize >= self.path_len
+            && value.rep_start as usize >= self.depth()
         {
             value.rep_start = INDEPENDENT;
             value.hand = pieces::meet(value.hand, key.hands[self.attacker.index()]);
@@ -423,7 +425,7 @@ impl<'a> Dfpn<'a> {
         };
         let value = if let Some(start) = self.repetition_start(m, board_key, hands) {
             Lookup::repetition(start, hands[self.attacker.index()])
-        } else if self.path_len + 1 >= self.max_path {
+        } else if self.depth() + 1 >= self.max_path {
             TOO_DEEP
         } else if depth == 0 && ck.side == self.attacker {
             // An attacker with no plies left cannot mate, whatever it holds.
@@ -481,7 +483,7 @@ impl<'a> Dfpn<'a> {
     /// `thdn`, or it is resolved, with `depth` plies allowed (`UNBOUNDED`: any).
     pub fn mid(&mut self, key: NodeKey, thpn: u32, thdn: u32, depth: u16) -> Lookup {
         self.tick();
-        if self.path_len >= self.max_path {
+        if self.depth() >= self.max_path {
             // Only reached when nothing else is left to search; the budget decides.
             return TOO_DEEP;
         }
