@@ -397,8 +397,9 @@ fn redealt(sfen: &str, rng: &mut common::Rng) -> String {
 #[test]
 fn proof_pieces_and_delayed_moves_change_no_answer_when_hands_are_dealt_out_again() {
     // Whether a mate exists and its shortest length do not depend on where the table stores
-    // results or in which order moves enter: the solver with proof and disproof pieces and
-    // delayed expansion must agree with the one without,
+    // results, in which order moves enter or how the last plies of a bound are settled: the
+    // solver with proof and disproof pieces, delayed expansion and the mate-in-one horizon
+    // must agree with the one without,
     // on positions whose hands put the pitfalls (kinds one side lacks, every copy held by
     // the other) everywhere.
     use hayanagi::{solve_mate_variant, MateVariant};
@@ -466,4 +467,45 @@ fn first_proof_mode_answers_a_mate_for_every_generated_problem() {
         }
         assert_eq!(r.counters.contradictions, 0, "{sfen}");
     }
+}
+
+#[test]
+fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_mate_in_one_horizon() {
+    // With the ply bound two below each sample problem's length there is no mate. The
+    // defender nodes with two plies left are then settled by the rules core's mate-in-one
+    // test of their replies (`mate_in_one_horizon`): the answer must be the one the search
+    // of every reply gives, and the mate of the full length must still be found.
+    use hayanagi::{solve_mate_variant, MateVariant};
+    let stop = AtomicBool::new(false);
+    let mut tests = 0;
+    for row in common::tsv_rows("tsume/tsume_sample100.tsv")
+        .iter()
+        .step_by(3)
+    {
+        let (sfen, len) = (&row[0], row[1].trim().parse::<u16>().unwrap());
+        let pos = position(sfen);
+        for variant in ["default", "no-mate-in-one-horizon"] {
+            let variant = MateVariant::by_name(variant).unwrap();
+            let bounded = |max_len: u16| {
+                let limits = MateLimits {
+                    max_len: Some(max_len),
+                    ..limits(&stop, Some(2_000_000), 16, true)
+                };
+                solve_mate_variant(&pos, limits, variant)
+            };
+            let short = bounded(len - 2);
+            assert_eq!(
+                short.result,
+                MateResult::NoMate,
+                "{sfen} within {}",
+                len - 2
+            );
+            tests += short.counters.mate_in_one_tests;
+            match bounded(len).result {
+                MateResult::Mate(line) => assert_eq!(line.len(), len as usize, "{sfen}"),
+                other => panic!("{sfen}: expected mate in {len}, got {other:?}"),
+            }
+        }
+    }
+    assert!(tests > 100, "only {tests} mate-in-one tests");
 }

@@ -7,6 +7,8 @@ pub struct MateCounters {
     pub move_generations: u64,
     /// One-ply look-aheads: new checks whose evasions were counted (or tested for none).
     pub lookaheads: u64,
+    /// Mate-in-one tests of a defender's replies with two plies left.
+    pub mate_in_one_tests: u64,
     /// Proof-table lookups.
     pub table_lookups: u64,
     /// Results written to the proof table.
@@ -26,6 +28,7 @@ impl std::ops::AddAssign for MateCounters {
     fn add_assign(&mut self, d: MateCounters) {
         self.move_generations += d.move_generations;
         self.lookaheads += d.lookaheads;
+        self.mate_in_one_tests += d.mate_in_one_tests;
         self.table_lookups += d.table_lookups;
         self.table_stores += d.table_stores;
         self.path_dependent_discards += d.path_dependent_discards;
@@ -37,10 +40,11 @@ impl std::ops::AddAssign for MateCounters {
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 8] {
+    pub fn fields(&self) -> [(&'static str, u64); 9] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
+            ("mate1", self.mate_in_one_tests),
             ("lookups", self.table_lookups),
             ("stores", self.table_stores),
             ("pathdep", self.path_dependent_discards),

@@ -518,6 +518,24 @@ impl<'a> Dfpn<'a> {
         if self.variant.delayed_moves && children.len() > 1 {
             self.delay_similar_moves(&mut children, or);
         }
+        if !or && depth == 2 && self.variant.mate_in_one_horizon {
+            // Two plies left: a reply settles the node when the attacker has no mate in one
+            // after it, a question the rules core answers without a node per check.
+            for c in children.iter_mut() {
+                if c.value != Lookup::UNKNOWN {
+                    continue;
+                }
+                self.counters.mate_in_one_tests += 1;
+                self.pos.do_move(c.m);
+                let mates = self.pos.mate_in_one().is_some();
+                self.pos.undo_move();
+                if !mates {
+                    // With no more pieces in hand there is no mate in one either.
+                    c.value = Lookup::disproven(1, c.key.hands[self.attacker.index()]);
+                    break;
+                }
+            }
+        }
         if or {
             // First look one ply ahead at the checks nothing is known about: a check with no
             // evasion proves the node at once, and otherwise the number of evasions is a

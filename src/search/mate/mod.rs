@@ -97,6 +97,9 @@ pub struct MateVariant {
     /// A position whose board repeats one of the path with the attacker holding at most
     /// what it held there counts as a repetition (else only the same position does).
     pub inferior_repetition: bool,
+    /// A defender node with two plies left is disproven by a reply after which the attacker
+    /// has no mate in one (the rules core's detector), without searching that reply.
+    pub mate_in_one_horizon: bool,
 }
 
 impl MateVariant {
@@ -107,22 +110,24 @@ impl MateVariant {
         depth_reuse: true,
         repetition_start: true,
         inferior_repetition: true,
+        mate_in_one_horizon: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
         "no-depth-reuse",
         "no-repetition-start",
         "no-inferior-repetition",
+        "no-mate-in-one-horizon",
         "plain",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
-    /// `no-inferior-repetition`), or `plain` (all of them off).
+    /// `no-inferior-repetition`, `no-mate-in-one-horizon`), or `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -147,12 +152,17 @@ impl MateVariant {
                 inferior_repetition: false,
                 ..d
             }),
+            "no-mate-in-one-horizon" => Some(MateVariant {
+                mate_in_one_horizon: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
                 depth_reuse: false,
                 repetition_start: false,
                 inferior_repetition: false,
+                mate_in_one_horizon: false,
             }),
             _ => None,
         }
