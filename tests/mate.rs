@@ -470,22 +470,27 @@ fn first_proof_mode_answers_a_mate_for_every_generated_problem() {
 }
 
 #[test]
-fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_mate_in_one_horizon() {
+fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
     // With the ply bound two below each sample problem's length there is no mate. The
-    // defender nodes with two plies left are then settled by the rules core's mate-in-one
-    // test of their replies (`mate_in_one_horizon`): the answer must be the one the search
-    // of every reply gives, and the mate of the full length must still be found.
+    // defender nodes with two or four plies left are then settled by static tests of their
+    // replies (mate in one, mate within three: `mate_in_one_horizon`,
+    // `mate_in_three_horizon`): the answer must be the one the search of every reply gives,
+    // and the mate of the full length must still be found.
     use hayanagi::{solve_mate_variant, MateVariant};
     let stop = AtomicBool::new(false);
-    let mut tests = 0;
+    let (mut ones, mut threes) = (0, 0);
     for row in common::tsv_rows("tsume/tsume_sample100.tsv")
         .iter()
         .step_by(3)
     {
         let (sfen, len) = (&row[0], row[1].trim().parse::<u16>().unwrap());
         let pos = position(sfen);
-        for variant in ["default", "no-mate-in-one-horizon"] {
-            let variant = MateVariant::by_name(variant).unwrap();
+        for name in [
+            "default",
+            "no-mate-in-three-horizon",
+            "no-mate-in-one-horizon",
+        ] {
+            let variant = MateVariant::by_name(name).unwrap();
             let bounded = |max_len: u16| {
                 let limits = MateLimits {
                     max_len: Some(max_len),
@@ -500,12 +505,18 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_mate_in_one_horizon
                 "{sfen} within {}",
                 len - 2
             );
-            tests += short.counters.mate_in_one_tests;
+            if name == "default" {
+                ones += short.counters.mate_in_one_tests;
+                threes += short.counters.mate_in_three_tests;
+            }
             match bounded(len).result {
                 MateResult::Mate(line) => assert_eq!(line.len(), len as usize, "{sfen}"),
                 other => panic!("{sfen}: expected mate in {len}, got {other:?}"),
             }
         }
     }
-    assert!(tests > 100, "only {tests} mate-in-one tests");
+    assert!(
+        ones > 20 && threes > 100,
+        "{ones} mate-in-one and {threes} mate-within-three tests"
+    );
 }

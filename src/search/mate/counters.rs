@@ -9,6 +9,8 @@ pub struct MateCounters {
     pub lookaheads: u64,
     /// Mate-in-one tests of a defender's replies with two plies left.
     pub mate_in_one_tests: u64,
+    /// Mate-within-three tests of a defender's replies with four plies left.
+    pub mate_in_three_tests: u64,
     /// Proof-table lookups.
     pub table_lookups: u64,
     /// Results written to the proof table.
@@ -29,6 +31,7 @@ impl std::ops::AddAssign for MateCounters {
         self.move_generations += d.move_generations;
         self.lookaheads += d.lookaheads;
         self.mate_in_one_tests += d.mate_in_one_tests;
+        self.mate_in_three_tests += d.mate_in_three_tests;
         self.table_lookups += d.table_lookups;
         self.table_stores += d.table_stores;
         self.path_dependent_discards += d.path_dependent_discards;
@@ -40,11 +43,12 @@ impl std::ops::AddAssign for MateCounters {
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 9] {
+    pub fn fields(&self) -> [(&'static str, u64); 10] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
             ("mate1", self.mate_in_one_tests),
+            ("mate3", self.mate_in_three_tests),
             ("lookups", self.table_lookups),
             ("stores", self.table_stores),
             ("pathdep", self.path_dependent_discards),

@@ -36,6 +36,7 @@
 //! thrashing between siblings of similar cost.
 
 use super::counters::MateCounters;
+use super::horizon;
 use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::{MateLimits, MateVariant};
@@ -518,20 +519,30 @@ impl<'a> Dfpn<'a> {
         if self.variant.delayed_moves && children.len() > 1 {
             self.delay_similar_moves(&mut children, or);
         }
-        if !or && depth == 2 && self.variant.mate_in_one_horizon {
-            // Two plies left: a reply settles the node when the attacker has no mate in one
-            // after it, a question the rules core answers without a node per check.
+        let horizon = match depth {
+            2 if self.variant.mate_in_one_horizon => Some(1),
+            4 if self.variant.mate_in_three_horizon => Some(3),
+            _ => None,
+        };
+        if let (false, Some(plies)) = (or, horizon) {
+            // Two or four plies left: a reply settles the node when the attacker has no mate
+            // within the rest after it, a question answered without a node per position.
             for c in children.iter_mut() {
                 if c.value != Lookup::UNKNOWN {
                     continue;
                 }
-                self.counters.mate_in_one_tests += 1;
                 self.pos.do_move(c.m);
-                let mates = self.pos.mate_in_one().is_some();
+                let mates = if plies == 1 {
+                    self.counters.mate_in_one_tests += 1;
+                    self.pos.mate_in_one().is_some()
+                } else {
+                    self.counters.mate_in_three_tests += 1;
+                    horizon::mates_within_three(&mut self.pos)
+                };
                 self.pos.undo_move();
                 if !mates {
-                    // With no more pieces in hand there is no mate in one either.
-                    c.value = Lookup::disproven(1, c.key.hands[self.attacker.index()]);
+                    // With no more pieces in hand there is no such mate either.
+                    c.value = Lookup::disproven(plies, c.key.hands[self.attacker.index()]);
                     break;
                 }
             }

@@ -9,6 +9,7 @@
 
 mod counters;
 mod dfpn;
+mod horizon;
 mod pieces;
 pub mod root;
 pub mod table;
@@ -100,6 +101,9 @@ pub struct MateVariant {
     /// A defender node with two plies left is disproven by a reply after which the attacker
     /// has no mate in one (the rules core's detector), without searching that reply.
     pub mate_in_one_horizon: bool,
+    /// A defender node with four plies left is disproven by a reply after which the
+    /// attacker has no mate within three plies (`horizon.rs`), without searching that reply.
+    pub mate_in_three_horizon: bool,
 }
 
 impl MateVariant {
@@ -111,10 +115,11 @@ impl MateVariant {
         repetition_start: true,
         inferior_repetition: true,
         mate_in_one_horizon: true,
+        mate_in_three_horizon: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -122,12 +127,14 @@ impl MateVariant {
         "no-repetition-start",
         "no-inferior-repetition",
         "no-mate-in-one-horizon",
+        "no-mate-in-three-horizon",
         "plain",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
-    /// `no-inferior-repetition`, `no-mate-in-one-horizon`), or `plain` (all of them off).
+    /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`), or
+    /// `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -156,6 +163,10 @@ impl MateVariant {
                 mate_in_one_horizon: false,
                 ..d
             }),
+            "no-mate-in-three-horizon" => Some(MateVariant {
+                mate_in_three_horizon: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
@@ -163,6 +174,7 @@ impl MateVariant {
                 repetition_start: false,
                 inferior_repetition: false,
                 mate_in_one_horizon: false,
+                mate_in_three_horizon: false,
             }),
             _ => None,
         }
