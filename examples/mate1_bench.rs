@@ -1,5 +1,6 @@
-//! Speed of the mate-in-one detector (`Position::mate_in_one`) against trying every legal
-//! move, alternated round by round in one process over the same positions.
+//! Speed of the mate-in-one detector (`Position::mate_in_one`) against the detector that
+//! generates every check (`mate_in_one_by_generation`) and against trying every legal move,
+//! alternated round by round in one process over the same positions.
 //!
 //! cargo run --release --example mate1_bench [-- ROUNDS [detector]]
 //!
@@ -78,22 +79,29 @@ fn brute_force(pos: &mut Position) -> bool {
     })
 }
 
-/// Times the detector and brute force on `positions`, alternating round by round, and
-/// checks that both find the same number of mates.
+/// Times the detector, the detector that generates every check
+/// (`mate_in_one_by_generation`) and brute force on `positions`, alternating round by
+/// round, and checks that all find the same number of mates.
 fn measure(name: &str, positions: &mut [Position], rounds: usize, brute: bool) {
-    let (mut detector_ns, mut brute_ns) = (0u128, 0u128);
-    let (mut found, mut expected) = (0, 0);
+    let (mut fast_ns, mut generation_ns, mut brute_ns) = (0u128, 0u128, 0u128);
+    let (mut found, mut by_generation, mut expected) = (0, 0, 0);
     for _ in 0..rounds {
         let t = Instant::now();
         found = 0;
         for pos in positions.iter_mut() {
             found += black_box(pos.mate_in_one()).is_some() as usize;
         }
-        detector_ns += t.elapsed().as_nanos();
+        fast_ns += t.elapsed().as_nanos();
         if !brute {
-            expected = found;
+            (by_generation, expected) = (found, found);
             continue;
         }
+        let t = Instant::now();
+        by_generation = 0;
+        for pos in positions.iter_mut() {
+            by_generation += black_box(pos.mate_in_one_by_generation()).is_some() as usize;
+        }
+        generation_ns += t.elapsed().as_nanos();
         let t = Instant::now();
         expected = 0;
         for pos in positions.iter_mut() {
@@ -102,17 +110,71 @@ fn measure(name: &str, positions: &mut [Position], rounds: usize, brute: bool) {
         brute_ns += t.elapsed().as_nanos();
     }
     assert_eq!(found, expected, "the detector must find exactly the mates");
+    assert_eq!(by_generation, expected, "so must the generating detector");
     let calls = (rounds * positions.len()) as u128;
     println!(
         "{name}: positions {} ({found} with a mate), rounds {rounds}",
         positions.len()
     );
-    println!("  mate_in_one      {:>8} ns/position", detector_ns / calls);
-    println!("  every legal move {:>8} ns/position", brute_ns / calls);
     println!(
-        "  speed-up         {:>8.1}x",
-        brute_ns as f64 / detector_ns.max(1) as f64
+        "  mate_in_one                {:>8} ns/position",
+        fast_ns / calls
     );
+    println!(
+        "  mate_in_one_by_generation  {:>8} ns/position",
+        generation_ns / calls
+    );
+    println!(
+        "  every legal move           {:>8} ns/position",
+        brute_ns / calls
+    );
+    println!(
+        "  speed-up vs generation     {:>8.2}x, vs every legal move {:.1}x",
+        generation_ns as f64 / fast_ns.max(1) as f64,
+        brute_ns as f64 / fast_ns.max(1) as f64
+    );
+}
+
+/// Positions a mate solver asks about: the generated tsume problems and the positions
+/// reached from them by random checks and replies (up to eight plies, four walks each).
+fn near_tsume_positions() -> Vec<Position> {
+    let text = std::fs::read_to_string("tests/data/tsume/generated.tsv").expect("generated.tsv");
+    let mut state = 0x7473_756D_6577_616Cu64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let sfen = line.split('\t').next().expect("sfen");
+        for _walk in 0..4 {
+            let mut pos = Position::from_sfen_with(sfen, Validation::Composed).expect("sfen");
+            for ply in 0..8 {
+                out.push(pos.clone());
+                let mut moves: Vec<_> = legal(&pos).iter().copied().collect();
+                if ply % 2 == 0 {
+                    let checks: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.gives_check(m))
+                        .collect();
+                    if !checks.is_empty() {
+                        moves = checks;
+                    }
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                pos.do_move(moves[next(moves.len())]);
+            }
+        }
+    }
+    out
 }
 
 fn main() {
@@ -126,4 +188,6 @@ fn main() {
     measure("tsume sets", &mut tsume, rounds, brute);
     let mut playouts = playout_positions(20_000);
     measure("random playouts", &mut playouts, rounds.div_ceil(4), brute);
+    let mut near = near_tsume_positions();
+    measure("near tsume problems", &mut near, rounds.div_ceil(4), brute);
 }

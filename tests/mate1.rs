@@ -105,3 +105,63 @@ fn a_checker_defended_through_the_line_its_move_opens_still_mates() {
     assert!(mates(&mut pos, m));
     assert!(mates(&mut pos, hayanagi::Move::from_usi("1c2a+").unwrap()));
 }
+
+/// The positions the mate solver asks about: tsume problems (the sample and the generated
+/// set) and the positions a few random checks and replies away from them, where the
+/// attacker holds pieces and the king has few squares. Every answer is compared with brute
+/// force, and with the detector that generates every check.
+#[test]
+fn agrees_with_brute_force_near_tsume_problems() {
+    let mut starts: Vec<String> = Vec::new();
+    for file in ["tsume/tsume_sample100.tsv", "tsume/generated.tsv"] {
+        starts.extend(common::tsv_rows(file).into_iter().map(|r| r[0].clone()));
+    }
+    let mut rng = common::Rng(0x6D31_7473_756D_6501);
+    let (mut with, mut without) = (0u32, 0u32);
+    for sfen in &starts {
+        for _walk in 0..4 {
+            let mut pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
+            for ply in 0..8 {
+                let expected = brute_force(&mut pos);
+                let before = pos.to_sfen();
+                let fast = pos.mate_in_one();
+                assert_eq!(fast.is_some(), expected, "{before}");
+                if let Some(m) = fast {
+                    assert!(mates(&mut pos, m), "{m} in {before}");
+                }
+                assert_eq!(
+                    pos.mate_in_one_by_generation().is_some(),
+                    expected,
+                    "{before}"
+                );
+                assert_eq!(pos.to_sfen(), before, "the position is restored");
+                if expected {
+                    with += 1;
+                } else {
+                    without += 1;
+                }
+                // The attacker checks (or, if it cannot, moves anyhow); the defender replies.
+                let mut moves: Vec<_> = legal(&pos).iter().copied().collect();
+                if ply % 2 == 0 {
+                    let checks: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.gives_check(m))
+                        .collect();
+                    if !checks.is_empty() {
+                        moves = checks;
+                    }
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                pos.do_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    eprintln!("near tsume problems: {with} with a mate in one, {without} without");
+    assert!(
+        with >= 2_000 && without >= 10_000,
+        "{with} with, {without} without"
+    );
+}

@@ -2,20 +2,50 @@
 //! to move mate at once?", for the search (at nodes and in quiescence) and the mate solver.
 //!
 //! Exact: a move mates when it is legal, gives check, and leaves the opponent no legal
-//! move. Only checking moves are generated (the staged check generator), the contact checks
-//! first: they mate far more often than distant ones, and the first mate found ends the
-//! search. Before a check is played, two static tests that can only prove "not mate" throw
-//! out most of them without making the move: an empty square next to the king that nothing
-//! of ours attacks once the move is made, and a checker next to the king that the king can
-//! take. Only the checks that pass both are played and their replies counted, so the
-//! answer stays the exact one.
+//! move. Most calls find no mate, so the detector is built to say "no" without generating
+//! the checks. It first lists the king's free squares: its neighbours without a piece of
+//! its own that nothing of ours attacks (the king off the board). A check mates only if,
+//! after it, every free square is attacked; for a move that opens no line towards a free
+//! square, only the moved piece can attack them, so its landing square must lie where its
+//! kind (after the move) reaches the king and every free square.
+//! Those squares come from the attack tables read backwards, per kind, and only the moves
+//! to them are tried. The few pieces that may open a line (towards the king: a discovered
+//! check; towards a free square) go through the general path: their checks generated, two
+//! static tests that can only prove "not mate" (an empty square the king can still reach,
+//! a checker it can take), then the move played and the replies counted. Every candidate
+//! of the fast path ends the same way, so the answer stays exact. In check, every evasion
+//! that checks is tried ([`Position::mate_in_one_by_generation`]).
 
 use super::attacks::tables;
 use super::bitboard::Bitboard;
-use super::movegen::{generate_legal, has_legal_move, GenType, MoveList};
+use super::movegen::{
+    board_moves_from, dead_ranks, generate_legal, has_legal_move, king_moves, GenType, MoveList,
+    Promo,
+};
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, Square};
+use super::types::{Color, PieceType, Square};
+
+/// Drops tried by the fast path, strongest reach first. A pawn drop never mates: pawn-drop
+/// mate is illegal.
+const DROPPED: [PieceType; 6] = [
+    PieceType::Rook,
+    PieceType::Bishop,
+    PieceType::Gold,
+    PieceType::Silver,
+    PieceType::Knight,
+    PieceType::Lance,
+];
+
+/// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
+/// pawn, lance, knight and silver move like a gold.
+fn gold_slot(pt: PieceType) -> PieceType {
+    if pt.moves_like_gold() {
+        PieceType::Gold
+    } else {
+        pt
+    }
+}
 
 impl Position {
     /// A move that checkmates at once, if there is one: legal, giving check, leaving the
@@ -27,6 +57,175 @@ impl Position {
     /// assert_eq!(pos.mate_in_one().map(|m| m.usi()), Some("G*5b".to_string()));
     /// ```
     pub fn mate_in_one(&mut self) -> Option<Move> {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let ksq = self.king_square(them)?;
+        if self.in_check() {
+            return self.mate_in_one_by_generation();
+        }
+        let t = tables();
+        let escape = EscapeTest::new(self, us, ksq);
+        let free = escape.free;
+        let own = self.pieces(us);
+        let occ = self.occupied();
+        let empty = !occ;
+
+        // Where a piece of each kind (after the move) must land: it checks from there and
+        // reaches every free square (`reach_all`, indexed by kind; the golds' promoted kinds
+        // share the gold's entry). Landing on a free square never mates unless the move
+        // opens a line: nothing else defends the piece there, and the king takes it.
+        // Only the kinds a move or drop can produce here are looked up.
+        let hand = self.hand(us);
+        let mut wanted = [false; PieceType::NB];
+        for pt in DROPPED {
+            wanted[pt.index()] = hand.has(pt);
+        }
+        for pt in PieceType::ALL {
+            if pt != PieceType::King && self.pieces_of(us, pt).any() {
+                wanted[gold_slot(pt).index()] = true;
+                if pt.can_promote() {
+                    wanted[gold_slot(pt.promoted()).index()] = true;
+                }
+            }
+        }
+        let mut reach_all = [Bitboard::EMPTY; PieceType::NB];
+        for pt in PieceType::ALL {
+            if !wanted[pt.index()] {
+                continue;
+            }
+            let mut to = t.attacks(pt, them, ksq, occ) & !own;
+            for sq in free {
+                if to.is_empty() {
+                    break;
+                }
+                to &= t.attacks(pt, them, sq, escape.occupied);
+            }
+            reach_all[pt.index()] = to;
+        }
+        for pt in [
+            PieceType::ProPawn,
+            PieceType::ProLance,
+            PieceType::ProKnight,
+            PieceType::ProSilver,
+        ] {
+            reach_all[pt.index()] = reach_all[PieceType::Gold.index()];
+        }
+
+        // Drops: a drop opens no line and can only block our others, so the dropped piece
+        // alone must reach every free square.
+        for pt in DROPPED {
+            if !hand.has(pt) {
+                continue;
+            }
+            let targets = reach_all[pt.index()] & empty & !dead_ranks(us, pt);
+            for to in targets {
+                let m = Move::drop(pt, to);
+                if self.mates_after_static_test(&escape, m) {
+                    return Some(m);
+                }
+            }
+        }
+
+        // Pieces whose move may open a line: towards the king (a discovered check) or
+        // towards a free square: the first piece on a line from that square, with a slider
+        // of ours right behind it. (The mover itself cannot reach a free square back
+        // through the square it leaves: it would attack that square already.)
+        let discoverers = self.blockers_for_king(them) & own;
+        let diagonal_sliders = self.bishops_horses() & own;
+        let straight_sliders = self.rooks_dragons() & own;
+        let lances = self.pieces_of(us, PieceType::Lance);
+        let mut openers = Bitboard::EMPTY;
+        for sq in free {
+            let diagonal = t.bishop(sq, escape.occupied);
+            let first = diagonal & own;
+            if first.any() {
+                let behind = t.bishop(sq, escape.occupied.and_not(first)) & diagonal_sliders;
+                for s in behind.and_not(diagonal) {
+                    openers |= t.between(sq, s) & first;
+                }
+            }
+            let straight = t.rook(sq, escape.occupied);
+            let first = straight & own;
+            if first.any() {
+                let behind = t.rook(sq, escape.occupied.and_not(first))
+                    & (straight_sliders | (lances & t.lance_empty(them, sq)));
+                for s in behind.and_not(straight) {
+                    openers |= t.between(sq, s) & first;
+                }
+            }
+        }
+        let own_king = self.king_square(us);
+        let king_bb = own_king.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        let openers = (openers & own).and_not(discoverers | king_bb);
+
+        // The fast path: every other piece, moved only to a square of its kind's
+        // `reach_all`. The squares between its landing square and a free one are as
+        // before the move (the square it leaves is on no such line), so the table read
+        // backwards is exact for it.
+        let movers = own.and_not(discoverers | openers | king_bb);
+        let mut destinations = Bitboard::EMPTY;
+        for r in reach_all {
+            destinations |= r;
+        }
+        let pinned = self.pinned(us);
+        let zone = Bitboard::zone(us);
+        for to in destinations {
+            let sources = self.attackers_to(us, to, occ) & movers;
+            for from in sources {
+                let pt = self.piece_on(from).piece_type();
+                if pinned.has(from) && own_king.is_some_and(|k| !t.aligned(from, to, k)) {
+                    continue;
+                }
+                if pt.can_promote()
+                    && (zone.has(from) || zone.has(to))
+                    && reach_all[pt.promoted().index()].has(to)
+                {
+                    let m = Move::normal(from, to, true);
+                    if self.mates_after_static_test(&escape, m) {
+                        return Some(m);
+                    }
+                }
+                if reach_all[pt.index()].has(to) && !dead_ranks(us, pt).has(to) {
+                    let m = Move::normal(from, to, false);
+                    if self.mates_after_static_test(&escape, m) {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+
+        // The general path for the pieces that may open a line.
+        if (discoverers | openers).is_empty() {
+            return None;
+        }
+        let mut list = MoveList::new();
+        let mut near = Bitboard::EMPTY;
+        for pt in PieceType::ALL {
+            if pt != PieceType::King {
+                near |= t.attacks(pt, them, ksq, occ);
+            }
+        }
+        board_moves_from::<true>(
+            self,
+            &mut list,
+            discoverers.and_not(king_bb),
+            !own,
+            Promo::Both,
+        );
+        board_moves_from::<true>(self, &mut list, openers, near & !own, Promo::Both);
+        if own_king.is_some_and(|k| discoverers.has(k)) {
+            king_moves::<true>(self, &mut list, !own);
+        }
+        list.into_iter()
+            .copied()
+            .find(|&m| self.gives_check(m) && self.mates_after_static_test(&escape, m))
+    }
+
+    /// [`Position::mate_in_one`] by generating every legal check (every checking evasion
+    /// in check), contact checks first, each put to the static escape test and the
+    /// survivors played: the same answer, slower when not in check; the reference the
+    /// tests and `examples/mate1_bench` compare the fast path with.
+    pub fn mate_in_one_by_generation(&mut self) -> Option<Move> {
         let ksq = self.king_square(self.side_to_move().flip())?;
         let mut list = MoveList::new();
         if self.in_check() {
@@ -46,18 +245,21 @@ impl Position {
             return None;
         }
         let escape = EscapeTest::new(self, self.side_to_move(), ksq);
-        for &m in list.iter() {
-            if escape.king_gets_away(self, m) {
-                continue;
-            }
-            self.do_move(m);
-            let mated = !has_legal_move(self);
-            self.undo_move();
-            if mated {
-                return Some(m);
-            }
+        list.into_iter()
+            .copied()
+            .find(|&m| self.mates_after_static_test(&escape, m))
+    }
+
+    /// Does the legal check `m` mate? The static escape test first, then the move played
+    /// and the replies looked for.
+    fn mates_after_static_test(&mut self, escape: &EscapeTest, m: Move) -> bool {
+        if escape.king_gets_away(self, m) {
+            return false;
         }
-        None
+        self.do_move(m);
+        let mated = !has_legal_move(self);
+        self.undo_move();
+        mated
     }
 }
 
@@ -67,11 +269,13 @@ impl Position {
 struct EscapeTest {
     /// The defending king's neighbours.
     around: Bitboard,
-    /// The neighbours that some piece of ours attacks before the move, with the king taken
-    /// off the board (a slider's ray does not stop at the king it checks). A move can only
-    /// add to this by opening a line from the square it leaves, which the test checks
-    /// before it trusts an unattacked square.
+    /// The neighbours without a defending piece that some piece of ours attacks before the
+    /// move, with the king taken off the board (a slider's ray does not stop at the king it
+    /// checks). A move can only add to this by opening a line from the square it leaves,
+    /// which the test checks before it trusts an unattacked square.
     covered: Bitboard,
+    /// The other neighbours without a defending piece: where the king could go now.
+    free: Bitboard,
     /// The occupancy without the defending king.
     occupied: Bitboard,
 }
@@ -81,14 +285,18 @@ impl EscapeTest {
         let around = tables().king(king);
         let occupied = pos.occupied() ^ Bitboard::from_square(king);
         let mut covered = Bitboard::EMPTY;
-        for sq in around {
+        let mut free = Bitboard::EMPTY;
+        for sq in around.and_not(pos.pieces(us.flip())) {
             if pos.attacked_by(us, sq, occupied) {
                 covered.set(sq);
+            } else {
+                free.set(sq);
             }
         }
         EscapeTest {
             around,
             covered,
+            free,
             occupied,
         }
     }

@@ -160,7 +160,7 @@ pub enum GenType {
 
 /// Which promotion variants to emit for a set of destinations.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Promo {
+pub(super) enum Promo {
     Both,
     Only,
     Never,
@@ -169,7 +169,7 @@ enum Promo {
 /// The squares on which a piece of kind `pt` and colour `c` could never move again
 /// ([`dead_rank_count`]): a non-promotion or a drop there is illegal.
 #[inline(always)]
-fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
+pub(super) fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
     let n = dead_rank_count(pt);
     if n == 0 {
         return Bitboard::EMPTY;
@@ -237,7 +237,7 @@ fn board_moves<const LEGAL: bool>(
 }
 
 /// [`board_moves`] for the pieces on `movers` only.
-fn board_moves_from<const LEGAL: bool>(
+pub(super) fn board_moves_from<const LEGAL: bool>(
     pos: &Position,
     list: &mut MoveList,
     movers: Bitboard,
@@ -289,7 +289,11 @@ fn board_moves_from<const LEGAL: bool>(
 }
 
 /// King moves to `targets`; with `LEGAL`, only to squares the enemy does not attack.
-fn king_moves<const LEGAL: bool>(pos: &Position, list: &mut MoveList, targets: Bitboard) {
+pub(super) fn king_moves<const LEGAL: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    targets: Bitboard,
+) {
     let us = pos.side_to_move();
     if let Some(k) = pos.king_square(us) {
         let occ = pos.occupied() ^ Bitboard::from_square(k);
@@ -476,6 +480,12 @@ pub fn legal_moves(pos: &Position, list: &mut MoveList) {
         GenType::NonEvasions
     };
     generate_impl::<true>(pos, gen, list);
+}
+
+/// The king's legal moves alone (in check or not): the replies a mate test tries first, as
+/// the likeliest escapes, before it generates the others.
+pub fn legal_king_moves(pos: &Position, list: &mut MoveList) {
+    king_moves::<true>(pos, list, !pos.pieces(pos.side_to_move()));
 }
 
 /// Convenience: the legal moves as a fresh list.

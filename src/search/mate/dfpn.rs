@@ -534,10 +534,10 @@ impl<'a> Dfpn<'a> {
                 self.pos.do_move(c.m);
                 let mates = if plies == 1 {
                     self.counters.mate_in_one_tests += 1;
-                    self.pos.mate_in_one().is_some()
+                    horizon::mates_in_one(&mut self.pos, !self.variant.static_mate_in_one)
                 } else {
                     self.counters.mate_in_three_tests += 1;
-                    horizon::mates_within_three(&mut self.pos)
+                    horizon::mates_within_three(&mut self.pos, !self.variant.static_mate_in_one)
                 };
                 self.pos.undo_move();
                 if !mates {

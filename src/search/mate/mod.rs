@@ -104,6 +104,10 @@ pub struct MateVariant {
     /// A defender node with four plies left is disproven by a reply after which the
     /// attacker has no mate within three plies (`horizon.rs`), without searching that reply.
     pub mate_in_three_horizon: bool,
+    /// The horizon tests ask the rules core's static mate-in-one detector (else the one that
+    /// generates every check, `Position::mate_in_one_by_generation`: same answers, for the
+    /// A/B of the detector inside the solver).
+    pub static_mate_in_one: bool,
 }
 
 impl MateVariant {
@@ -116,10 +120,11 @@ impl MateVariant {
         inferior_repetition: true,
         mate_in_one_horizon: true,
         mate_in_three_horizon: true,
+        static_mate_in_one: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -128,13 +133,14 @@ impl MateVariant {
         "no-inferior-repetition",
         "no-mate-in-one-horizon",
         "no-mate-in-three-horizon",
+        "mate-in-one-by-generation",
         "plain",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
-    /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`), or
-    /// `plain` (all of them off).
+    /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`,
+    /// `mate-in-one-by-generation`), or `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -167,6 +173,10 @@ impl MateVariant {
                 mate_in_three_horizon: false,
                 ..d
             }),
+            "mate-in-one-by-generation" => Some(MateVariant {
+                static_mate_in_one: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
@@ -175,6 +185,7 @@ impl MateVariant {
                 inferior_repetition: false,
                 mate_in_one_horizon: false,
                 mate_in_three_horizon: false,
+                static_mate_in_one: false,
             }),
             _ => None,
         }
