@@ -156,7 +156,7 @@ impl Position {
         }
         let own_king = self.king_square(us);
         let king_bb = own_king.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        let openers = (openers & own).and_not(discoverers | king_bb);
+        let openers = openers.and_not(discoverers | king_bb);
 
         // The fast path: every other piece, moved only to a square of its kind's
         // `reach_all`. The squares between its landing square and a free one are as
@@ -199,20 +199,13 @@ impl Position {
             return None;
         }
         let mut list = MoveList::new();
-        let mut near = Bitboard::EMPTY;
-        for pt in PieceType::ALL {
-            if pt != PieceType::King {
-                near |= t.attacks(pt, them, ksq, occ);
-            }
-        }
         board_moves_from::<true>(
             self,
             &mut list,
-            discoverers.and_not(king_bb),
+            (discoverers | openers).and_not(king_bb),
             !own,
             Promo::Both,
         );
-        board_moves_from::<true>(self, &mut list, openers, near & !own, Promo::Both);
         if own_king.is_some_and(|k| discoverers.has(k)) {
             king_moves::<true>(self, &mut list, !own);
         }
