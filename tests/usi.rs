@@ -708,16 +708,42 @@ fn the_line_at_stop_pairs_each_score_with_its_own_depth() {
         e.send("stop");
         let (_, lines) = e.expect("bestmove", is_bestmove);
         assert!(lines.iter().all(|l| !l.contains("bound")), "{lines:?}");
-        let pv = pv_lines(&lines);
-        let (last, iterations) = pv.split_last().unwrap();
-        let completed = iterations.last().unwrap();
-        let (d_last, d_completed) = (depth_of(last).unwrap(), depth_of(completed).unwrap());
-        if d_last == d_completed {
-            // Nothing of the unfinished iteration counts: the last iteration's score.
-            assert_eq!(score_of(last), score_of(completed), "{lines:?}");
-        } else {
-            // The unfinished iteration's best move was searched: its depth with its score.
-            assert_eq!(d_last, d_completed + 1, "{lines:?}");
-        }
+        assert_final_line_pairs_score_and_depth(&lines);
+    }
+}
+
+fn assert_final_line_pairs_score_and_depth(lines: &[String]) {
+    let pv = pv_lines(lines);
+    let (last, iterations) = pv.split_last().unwrap();
+    let completed = iterations.last().unwrap();
+    let (d_last, d_completed) = (depth_of(last).unwrap(), depth_of(completed).unwrap());
+    if d_last == d_completed {
+        // Nothing of the unfinished iteration counts: the last iteration's score.
+        assert_eq!(score_of(last), score_of(completed), "{lines:?}");
+    } else {
+        // The unfinished iteration's best move was searched: its depth with its score.
+        assert_eq!(d_last, d_completed + 1, "{lines:?}");
+    }
+}
+
+#[test]
+fn a_move_the_unfinished_iteration_never_reached_does_not_outrank_one_it_searched() {
+    // At 50,000 nodes the tenth iteration here has failed low on its first move (6i6h)
+    // and stops inside the second (3e3d), whose ninth-iteration score ranked above the
+    // fail-low score: the answer was 3e3d, reported at depth 9 with a score that depth
+    // never gave (CI, stop 35). Found by scanning node limits over the match openings.
+    let mut e = UsiProcess::start();
+    e.send("setoption name RootMateSearch value false");
+    e.send("setoption name PvInterval value 0");
+    e.send(
+        "position startpos moves 7g7f 8c8d 2g2f 4a3b 7i7h 3c3d 7h7g 3a4b 3i4h 7c7d 6i7h \
+         7a6b 3g3f 8d8e 2f2e 2b3c 4h3g 8a7c 4i5h 5c5d 5i6i 6a5b 5g5f 5a4a 3g4f 4c4d 3f3e \
+         4b4c 7g6f 8e8f 8g8f 8b8f P*8g 8f8e 9g9f 9c9d",
+    );
+    for nodes in [49_000, 50_000, 54_000] {
+        e.send("usinewgame");
+        e.send(&format!("go nodes {nodes}"));
+        let (_, lines) = e.expect("bestmove", is_bestmove);
+        assert_final_line_pairs_score_and_depth(&lines);
     }
 }

@@ -575,6 +575,16 @@ impl Worker {
             if self.stopped() {
                 // An interrupted iteration still ranks moves it finished; keep its best
                 // move only if it was searched fully (it sits first with a real score).
+                // A move it never reached still holds the previous iteration's score,
+                // which must not outrank this iteration's (after a first move failed
+                // low, say): it is unsearched here.
+                for rm in &mut self.root_moves {
+                    if rm.depth < depth {
+                        rm.score = -INFINITE;
+                    }
+                }
+                self.root_moves
+                    .sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.root_moves[0].score == -INFINITE {
                     self.root_moves
                         .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
