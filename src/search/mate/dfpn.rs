@@ -162,6 +162,10 @@ pub struct Dfpn<'a> {
     /// start of its cycle ([`Dfpn::settle_cycle`]).
     #[cfg(test)]
     settled_audit: Option<Vec<(Position, Lookup)>>,
+    /// Store path-dependent disproofs as if they held on any path (the graph-history-
+    /// interaction error, for the test that shows the solver avoids it).
+    #[cfg(test)]
+    store_path_dependent: bool,
 }
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
@@ -240,11 +244,22 @@ impl<'a> Dfpn<'a> {
             audit: None,
             #[cfg(test)]
             settled_audit: None,
+            #[cfg(test)]
+            store_path_dependent: false,
         }
     }
 
     /// Store the current node's result.
     fn store(&mut self, key: &NodeKey, depth: u16, value: Lookup, amount: u64) {
+        #[cfg(test)]
+        let value = if self.store_path_dependent && value.is_disproven() {
+            Lookup {
+                rep_start: INDEPENDENT,
+                ..value
+            }
+        } else {
+            value
+        };
         #[cfg(test)]
         if let Some(audit) = self.audit.as_mut() {
             let resolved = value.is_proven() || value.is_disproven();
@@ -1020,5 +1035,30 @@ mod tests {
             undecided * 10 <= checked,
             "checked {checked}, undecided {undecided}"
         );
+    }
+
+    /// Graph history interaction: a no-mate that rests on a repetition of the current path
+    /// is true for that path only. Here (a rook and a gold in hand against a bare king; the
+    /// one position of 20,000 random sparse ones with a mate where the error shows) the
+    /// solver proves the mate (shortest 17 plies; cshogi's `DfPn` finds one of 25), while
+    /// the same solver storing its path-dependent no-mates as plain ones answers no mate.
+    #[test]
+    fn a_no_mate_that_rests_on_the_path_is_not_stored_for_other_paths() {
+        let stop = AtomicBool::new(false);
+        let sfen = "9/9/9/9/1K7/9/8k/3S5/5L3 b RG 1";
+        for (store_path_dependent, mates) in [(false, true), (true, false)] {
+            let mut s = solver_after(sfen, &[], MateVariant::DEFAULT, &stop);
+            s.store_path_dependent = store_path_dependent;
+            let root = s.node_key();
+            let v = s.mid(root, INFINITE, INFINITE, UNBOUNDED);
+            assert_eq!(
+                (v.is_proven(), v.is_disproven()),
+                (mates, !mates),
+                "storing path-dependent results: {store_path_dependent}, {v:?}"
+            );
+        }
+        let pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
+        assert_eq!(mates_within(&pos, 17), Some(true));
+        assert_eq!(mates_within(&pos, 15), Some(false));
     }
 }
