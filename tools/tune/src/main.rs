@@ -4,6 +4,7 @@
 //! hayanagi-tune --data FILE [--data FILE ...] --out WEIGHTS [--start WEIGHTS]
 //!               [--positions N] [--epochs N] [--rate CP] [--lambda L] [--l2 X] [--k K]
 //!               [--threads N] [--validation-percent P] [--report-every N]
+//!               [--leaf root|quiet]
 //! ```
 //!
 //! Reads `hayanagi gensfen` records, turns each position into the evaluation's features
@@ -15,6 +16,10 @@
 //! scale. `--l2 X` adds `X * (w - w_start)^2 / 2` per weight to the loss: with few games
 //! the king-relative tables (4,335 weights each) otherwise fit the noise. Blocks of 1,000 consecutive records (about a dozen games) are held out for
 //! validation; the weights of the epoch with the lowest validation loss are written.
+//! `--leaf quiet` fits each record by the quiet position its quiescence search with the
+//! starting weights ends in (`leaf.rs`) instead of the record's own position.
+
+mod leaf;
 
 use hayanagi::{classic_features, classic_layout, classic_weights, TrainingRecord, Weights};
 use std::io::Read;
@@ -33,13 +38,15 @@ struct Args {
     threads: usize,
     validation_percent: usize,
     report_every: usize,
+    /// Fit the quiescence search's last position instead of the record's (`--leaf quiet`).
+    quiet_leaf: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: hayanagi-tune --data FILE [--data FILE ...] --out WEIGHTS [--start WEIGHTS] \
          [--positions N] [--epochs N] [--rate CP] [--lambda L] [--l2 X] [--k K] [--threads N] \
-         [--validation-percent P] [--report-every N]"
+         [--validation-percent P] [--report-every N] [--leaf root|quiet]"
     );
     std::process::exit(2)
 }
@@ -63,6 +70,7 @@ fn parse_args() -> Args {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         validation_percent: 10,
         report_every: 25,
+        quiet_leaf: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -85,6 +93,13 @@ fn parse_args() -> Args {
             "--threads" => a.threads = (num(v) as usize).max(1),
             "--validation-percent" => a.validation_percent = num(v) as usize,
             "--report-every" => a.report_every = (num(v) as usize).max(1),
+            "--leaf" => {
+                a.quiet_leaf = match v.as_str() {
+                    "root" => false,
+                    "quiet" => true,
+                    _ => fail(format!("--leaf is root or quiet, got '{v}'")),
+                }
+            }
             _ => usage(),
         }
         i += 2;
@@ -142,9 +157,13 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn load(args: &Args) -> (Set, Set, usize) {
+/// The training and validation sets, the unreadable records skipped, and the records whose
+/// quiet leaf (with `--leaf quiet`) lies away from their own position.
+fn load(args: &Args, start: &[f64]) -> (Set, Set, usize, usize) {
     let (mut train, mut valid) = (Set::default(), Set::default());
     let mut features = Vec::with_capacity(128);
+    let mut scratch = Vec::with_capacity(128);
+    let mut moved = 0;
     let mut skipped = 0;
     let mut seen = 0usize;
     let every = 100 / args.validation_percent;
@@ -163,7 +182,12 @@ fn load(args: &Args) -> (Set, Set, usize) {
                 skipped += 1;
                 continue;
             };
-            classic_features(&pos, &mut features);
+            if args.quiet_leaf {
+                let plies = leaf::leaf_features(&pos, start, &mut features, &mut scratch);
+                moved += usize::from(plies > 0);
+            } else {
+                classic_features(&pos, &mut features);
+            }
             let result = (f32::from(rec.game_result.clamp(-1, 1)) + 1.0) / 2.0;
             let set = if (seen / 1000).is_multiple_of(every) {
                 &mut valid
@@ -174,7 +198,7 @@ fn load(args: &Args) -> (Set, Set, usize) {
             seen += 1;
         }
     }
-    (train, valid, skipped)
+    (train, valid, skipped, moved)
 }
 
 /// Mean squared error of `sigmoid(eval / k)` against the blended target, over `set`,
@@ -269,23 +293,25 @@ fn main() {
         }
         None => Box::new(clone_weights(classic_weights())),
     };
-    let (train, valid, skipped) = load(&args);
+
+    let w0: Vec<f64> = start_weights
+        .to_flat()
+        .iter()
+        .map(|&v| f64::from(v))
+        .collect();
+    let (train, valid, skipped, moved) = load(&args, &w0);
     eprintln!(
-        "loaded {} training and {} validation positions ({} unreadable records skipped) in {:.1} s, {:.1} features a position",
+        "loaded {} training and {} validation positions ({} unreadable records skipped, {} fitted at a quiet leaf away from them) in {:.1} s, {:.1} features a position",
         train.len(),
         valid.len(),
         skipped,
+        moved,
         started.elapsed().as_secs_f64(),
         train.index.len() as f64 / train.len().max(1) as f64
     );
     if train.len() == 0 {
         fail("no training positions".into());
     }
-    let w0: Vec<f64> = start_weights
-        .to_flat()
-        .iter()
-        .map(|&v| f64::from(v))
-        .collect();
     if (0..w0.len()).any(|i| w0[i] != w0[classic_layout::mirror(i)]) {
         fail("the starting weights are not left-right symmetric".into());
     }
