@@ -728,10 +728,12 @@ fn assert_final_line_pairs_score_and_depth(lines: &[String]) {
 
 #[test]
 fn a_move_the_unfinished_iteration_never_reached_does_not_outrank_one_it_searched() {
-    // At 50,000 nodes the tenth iteration here has failed low on its first move (6i6h)
-    // and stops inside the second (3e3d), whose ninth-iteration score ranked above the
-    // fail-low score: the answer was 3e3d, reported at depth 9 with a score that depth
-    // never gave (CI, stop 35). Found by scanning node limits over the match openings.
+    // With the tune10 weights, at 50,000 nodes the tenth iteration here failed low on its
+    // first move (6i6h) and stopped inside the second (3e3d), whose ninth-iteration score
+    // ranked above the fail-low score: the answer was 3e3d, reported at depth 9 with a
+    // score that depth never gave (CI, stop 35; found by scanning node limits over the
+    // match openings). Other weights search otherwise; the ranking itself is unit-tested
+    // (`rank_after_interruption` in src/search/worker.rs).
     let mut e = UsiProcess::start();
     e.send("setoption name RootMateSearch value false");
     e.send("setoption name PvInterval value 0");

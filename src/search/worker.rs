@@ -111,6 +111,23 @@ impl RootMove {
     }
 }
 
+/// The ranking after an interrupted iteration of `depth`: it still ranks the moves it
+/// finished, and its best move stays only if it was searched fully (it then sits first with
+/// a real score); else the last completed iteration's order stands. A move the iteration
+/// never reached still holds the previous iteration's score, which must not outrank this
+/// iteration's (after a first move that failed low, say): it counts as unsearched.
+fn rank_after_interruption(root_moves: &mut [RootMove], depth: u32) {
+    for rm in root_moves.iter_mut() {
+        if rm.depth < depth {
+            rm.score = -INFINITE;
+        }
+    }
+    root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    if root_moves[0].score == -INFINITE {
+        root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
+    }
+}
+
 /// Per-ply scratch space.
 struct Frame {
     /// The moves of this ply's node (the quiescence search uses its lists directly).
@@ -573,22 +590,7 @@ impl Worker {
                 }
             }
             if self.stopped() {
-                // An interrupted iteration still ranks moves it finished; keep its best
-                // move only if it was searched fully (it sits first with a real score).
-                // A move it never reached still holds the previous iteration's score,
-                // which must not outrank this iteration's (after a first move failed
-                // low, say): it is unsearched here.
-                for rm in &mut self.root_moves {
-                    if rm.depth < depth {
-                        rm.score = -INFINITE;
-                    }
-                }
-                self.root_moves
-                    .sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.root_moves[0].score == -INFINITE {
-                    self.root_moves
-                        .sort_by_key(|rm| std::cmp::Reverse(rm.prev_score));
-                }
+                rank_after_interruption(&mut self.root_moves, depth);
                 break;
             }
             self.complete_iteration(report, depth, multipv, &mut instability, &mut last_best);
@@ -1697,6 +1699,44 @@ mod tests {
             SearchConfig::default(),
             time,
         )
+    }
+
+    fn root_move(usi: &str, score: i32, prev_score: i32, depth: u32) -> RootMove {
+        let pos = Position::startpos();
+        RootMove {
+            score,
+            prev_score,
+            depth,
+            ..RootMove::unsearched(vec![pos.parse_usi_move(usi).unwrap()])
+        }
+    }
+
+    /// The tenth iteration failed low on its first move and stopped inside the second,
+    /// whose ninth-iteration score is higher than the fail-low score: the move the tenth
+    /// iteration searched still comes first (before the fix, the second did, and was played
+    /// and reported with a score of an iteration it did not belong to).
+    #[test]
+    fn an_unfinished_iteration_ranks_the_moves_it_searched_first() {
+        let mut moves = vec![
+            root_move("2g2f", -62, -22, 10),
+            root_move("7g7f", -60, -60, 9),
+            root_move("1g1f", -INFINITE, -80, 9),
+        ];
+        rank_after_interruption(&mut moves, 10);
+        let order: Vec<String> = moves.iter().map(|rm| rm.mv.usi()).collect();
+        assert_eq!(order, ["2g2f", "7g7f", "1g1f"]);
+        assert_eq!((moves[0].score, moves[1].score), (-62, -INFINITE));
+        // Stopped inside the first move: the completed iteration's order stands, its best
+        // move with its score.
+        let mut moves = vec![
+            root_move("7g7f", -30, -30, 9),
+            root_move("2g2f", -45, -45, 9),
+            root_move("1g1f", -INFINITE, -INFINITE, 8),
+        ];
+        rank_after_interruption(&mut moves, 10);
+        let order: Vec<String> = moves.iter().map(|rm| rm.mv.usi()).collect();
+        assert_eq!(order, ["7g7f", "2g2f", "1g1f"]);
+        assert_eq!(moves[0].prev_score, -30);
     }
 
     /// Nodes at the last plies of the stack (`MAX_PLY`): every frame, killer slot and
