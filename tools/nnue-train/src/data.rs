@@ -66,13 +66,36 @@ pub struct Dataset {
     pub unevaluable: usize,
 }
 
-/// Read up to `max_positions` usable positions from `paths`, in order. Every
+/// Which position of a record is trained on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The record's own position.
+    Root,
+    /// The last position of its quiescence line (`hayanagi::quiet_line`, docs/DESIGN.md
+    /// §14.3) under the library's hand-crafted evaluation, with the score and result
+    /// turned to the side to move there.
+    Quiet,
+}
+
+/// The library's hand-crafted evaluation, for the quiescence line.
+fn classic_eval(weights: &[i32], scratch: &mut Vec<(u16, i16)>, pos: &Position) -> f64 {
+    hayanagi::classic_features(pos, scratch);
+    scratch
+        .iter()
+        .map(|&(i, c)| f64::from(weights[i as usize]) * f64::from(c))
+        .sum()
+}
+
+/// Read up to `max_positions` usable positions from `paths`, in order, at `leaf`. Every
 /// `100 / validation_percent`-th block of [`VALIDATION_BLOCK`] positions is held out.
 pub fn load(
     paths: &[String],
     max_positions: usize,
     validation_percent: usize,
+    leaf: Leaf,
 ) -> Result<Dataset, String> {
+    let weights = hayanagi::classic_weights().to_flat();
+    let mut scratch = Vec::with_capacity(128);
     let mut d = Dataset::default();
     let every = (100 / validation_percent.max(1)).max(1);
     let mut seen = 0usize;
@@ -87,11 +110,22 @@ pub fn load(
                 Err(e) => return Err(format!("{path}: {e}")),
             }
             let rec = TrainingRecord::from_bytes(&buf);
-            let Ok(pos) = rec.sfen.unpack(u32::from(rec.game_ply)) else {
+            let Ok(mut pos) = rec.sfen.unpack(u32::from(rec.game_ply)) else {
                 d.unreadable += 1;
                 continue;
             };
-            let Some(sample) = Sample::new(&pos, rec.score, rec.game_result) else {
+            let (mut score, mut result) = (rec.score, rec.game_result);
+            if leaf == Leaf::Quiet {
+                let line =
+                    hayanagi::quiet_line(&pos, &mut |p| classic_eval(&weights, &mut scratch, p));
+                for &m in &line {
+                    pos.do_move(m);
+                }
+                if line.len() % 2 == 1 {
+                    (score, result) = (score.saturating_neg(), -result);
+                }
+            }
+            let Some(sample) = Sample::new(&pos, score, result) else {
                 d.unevaluable += 1;
                 continue;
             };

@@ -5,14 +5,15 @@
 //!     [--epochs N] [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K]
 //!     [--loss mse|xent] [--buckets 1|9|45] [--threads N] [--validation-percent P]
 //!     [--seed N] [--max-positions N] [--max-seconds S] [--validate-every N]
-//!     [--checkpoint FILE] [--resume FILE]
+//!     [--checkpoint FILE] [--resume FILE] [--leaf root|quiet]
 //! ```
 //!
 //! Each epoch (or every `--validate-every` training positions: with little data the net
 //! can overfit within an epoch) reports the training loss, the validation loss and
 //! positions/s on stderr; the net with the lowest validation loss is exported (and its
 //! float weights written to `--checkpoint`). The last line on stdout gives the figures in
-//! `name value` pairs.
+//! `name value` pairs. `--leaf quiet` trains each record at the last position of its
+//! quiescence line under the library's hand-crafted evaluation (docs/DESIGN.md §14.3).
 
 use hayanagi_nnue_train::export::Quantised;
 use hayanagi_nnue_train::features::Buckets;
@@ -43,6 +44,7 @@ struct Args {
     validate_every: usize,
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
+    leaf: data::Leaf,
 }
 
 fn usage() -> ! {
@@ -51,7 +53,7 @@ fn usage() -> ! {
          [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K] [--loss mse|xent] \
          [--buckets 1|9|45] [--threads N] [--validation-percent P] [--seed N] \
          [--max-positions N] [--max-seconds S] [--validate-every N] [--checkpoint FILE] \
-         [--resume FILE]"
+         [--resume FILE] [--leaf root|quiet]"
     );
     std::process::exit(2)
 }
@@ -84,6 +86,7 @@ fn parse_args() -> Args {
         validate_every: usize::MAX,
         checkpoint: None,
         resume: None,
+        leaf: data::Leaf::Root,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -122,6 +125,13 @@ fn parse_args() -> Args {
             "--validate-every" => a.validate_every = (num(v) as usize).max(1),
             "--checkpoint" => a.checkpoint = Some(PathBuf::from(v)),
             "--resume" => a.resume = Some(PathBuf::from(v)),
+            "--leaf" => {
+                a.leaf = match v.as_str() {
+                    "root" => data::Leaf::Root,
+                    "quiet" => data::Leaf::Quiet,
+                    _ => fail(format!("--leaf is root or quiet, got '{v}'")),
+                }
+            }
             _ => usage(),
         }
         i += 2;
@@ -142,8 +152,13 @@ fn parse_args() -> Args {
 fn main() {
     let args = parse_args();
     let started = Instant::now();
-    let set = data::load(&args.data, args.max_positions, args.validation_percent)
-        .unwrap_or_else(|e| fail(e));
+    let set = data::load(
+        &args.data,
+        args.max_positions,
+        args.validation_percent,
+        args.leaf,
+    )
+    .unwrap_or_else(|e| fail(e));
     eprintln!(
         "loaded {} training and {} validation positions ({} unreadable records, {} positions \
          the net cannot evaluate, skipped) in {:.1} s",
