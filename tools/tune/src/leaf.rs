@@ -38,53 +38,38 @@ mod tests {
     use super::*;
     use hayanagi::classic_weights;
 
-    fn weights() -> Vec<f64> {
-        classic_weights()
+    /// The leaf's features are seen from the record's side to move: negated one ply on.
+    #[test]
+    fn a_recapture_is_fitted_from_the_records_side() {
+        let w: Vec<f64> = classic_weights()
             .to_flat()
             .iter()
             .map(|&v| f64::from(v))
-            .collect()
-    }
-
-    fn after(moves: &[&str]) -> Position {
-        let mut pos = Position::startpos();
-        for m in moves {
-            let m = pos.parse_usi_move(m).unwrap();
-            pos.do_move(m);
-        }
-        pos
-    }
-
-    fn leaf(pos: &Position) -> (usize, Vec<(u16, i16)>) {
-        let (mut out, mut scratch) = (Vec::new(), Vec::new());
-        let plies = leaf_features(pos, &weights(), &mut out, &mut scratch);
-        (plies, out)
-    }
-
-    #[test]
-    fn a_quiet_position_is_its_own_leaf() {
-        let pos = after(&["7g7f", "3c3d"]);
-        let (plies, features) = leaf(&pos);
-        let mut own = Vec::new();
-        classic_features(&pos, &mut own);
-        assert_eq!((plies, features), (0, own));
-    }
-
-    #[test]
-    fn a_piece_taken_in_an_exchange_is_fitted_after_the_recapture() {
-        // Black's bishop has just taken on 2b and promoted: White takes the horse back
-        // (with the silver or the rook), and the leaf, one ply on, is seen from White's side.
-        let pos = after(&["7g7f", "3c3d", "8h2b+"]);
-        let (plies, features) = leaf(&pos);
-        assert_eq!(plies, 1);
-        let recaptures: Vec<Vec<(u16, i16)>> = ["3a2b", "8b2b"]
-            .iter()
-            .map(|m| {
-                let mut own = Vec::new();
-                classic_features(&after(&["7g7f", "3c3d", "8h2b+", m]), &mut own);
-                own.iter().map(|&(i, c)| (i, -c)).collect()
-            })
             .collect();
+        // Black's bishop has just taken on 2b and promoted; White takes the horse back
+        // with the silver or the rook.
+        let pos: Position = "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
+            .parse()
+            .unwrap();
+        let (mut features, mut scratch) = (Vec::new(), Vec::new());
+        assert_eq!(leaf_features(&pos, &w, &mut features, &mut scratch), 1);
+        let recaptures: Vec<Vec<(u16, i16)>> = [
+            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5",
+            "lnsgkgsnl/7r1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5",
+        ]
+        .iter()
+        .map(|sfen| {
+            let mut own = Vec::new();
+            classic_features(&sfen.parse().unwrap(), &mut own);
+            own.iter().map(|&(i, c)| (i, -c)).collect()
+        })
+        .collect();
         assert!(recaptures.contains(&features), "{features:?}");
+        // A quiet position is its own leaf, seen as it is.
+        let quiet = Position::startpos();
+        assert_eq!(leaf_features(&quiet, &w, &mut features, &mut scratch), 0);
+        let mut own = Vec::new();
+        classic_features(&quiet, &mut own);
+        assert_eq!(features, own);
     }
 }
