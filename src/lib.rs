@@ -53,7 +53,7 @@ pub use engine::{
     reporting_search_id, BestMoveSink, Engine, EngineError, InfoSink, LogSink, MateRequest,
     MateSink, ProgressSink, SearchState, TtProbe,
 };
-pub use eval::classic::features as classic_features;
+pub use eval::classic::{features as classic_features, weighted_sum as classic_weighted_sum};
 // Read-only HalfKP numbering for trainers (tools/nnue-train): the one owner of the feature
 // indices, so a trainer's table lines up with the loader's.
 pub use eval::nnue::features::{

@@ -196,6 +196,16 @@ impl ClassicEvaluator {
     }
 }
 
+/// The sum of coefficient x weight over `features` (the output of [`features`]) with the
+/// flat weights `weights` (integer or, in a tuner, real): the evaluation those weights
+/// give, in centipawns. The one dot product the trainers and the quiescence lines share.
+pub fn weighted_sum<W: Copy + Into<f64>>(features: &[(u16, i16)], weights: &[W]) -> f64 {
+    features
+        .iter()
+        .map(|&(i, c)| weights[i as usize].into() * f64::from(c))
+        .sum()
+}
+
 /// The evaluation of `pos` for the side to move as a sum of weight x count: `out` gets
 /// each (index into [`Weights::to_flat`], coefficient), every index once, sorted, so that
 /// [`ClassicEvaluator::evaluate_from_scratch`] equals the sum of coefficient x weight (the
@@ -277,7 +287,8 @@ mod tests {
                     let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
                     pos.do_move(m);
                     features(&pos, &mut f);
-                    let sum: i32 = f.iter().map(|&(i, c)| flat[i as usize] * c as i32).sum();
+                    // Exact: integers far below 2^53.
+                    let sum = weighted_sum(&f, &flat) as i32;
                     assert_eq!(sum, ClassicEvaluator::evaluate_from_scratch(&pos), "{pos}");
                     assert!(f.windows(2).all(|p| p[0].0 < p[1].0));
                     checked += 1;

@@ -87,16 +87,14 @@ fn qsearch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::classic::features;
+    use crate::eval::classic::{features, weighted_sum};
     use crate::eval::weights::weights;
 
     fn classic_eval(pos: &Position) -> f64 {
         let w = weights().to_flat();
         let mut f = Vec::new();
         features(pos, &mut f);
-        f.iter()
-            .map(|&(i, c)| f64::from(w[i as usize]) * f64::from(c))
-            .sum()
+        weighted_sum(&f, &w)
     }
 
     fn after(moves: &[&str]) -> Position {

@@ -80,10 +80,7 @@ pub enum Leaf {
 /// The library's hand-crafted evaluation, for the quiescence line.
 fn classic_eval(weights: &[i32], scratch: &mut Vec<(u16, i16)>, pos: &Position) -> f64 {
     hayanagi::classic_features(pos, scratch);
-    scratch
-        .iter()
-        .map(|&(i, c)| f64::from(weights[i as usize]) * f64::from(c))
-        .sum()
+    hayanagi::classic_weighted_sum(scratch, weights)
 }
 
 /// Read up to `max_positions` usable positions from `paths`, in order, at `leaf`. Every

@@ -2,7 +2,7 @@
 //! library's quiescence line (`hayanagi::quiet_line`, docs/DESIGN.md §14.3) searched with
 //! the starting weights, seen from the record's side to move.
 
-use hayanagi::{classic_features, Position};
+use hayanagi::{classic_features, classic_weighted_sum, Position};
 
 /// Features of the quiet leaf of `pos` seen from `pos`'s side to move, into `out`;
 /// `scratch` is working space. Returns the number of plies to the leaf.
@@ -14,10 +14,7 @@ pub fn leaf_features(
 ) -> usize {
     let mut eval = |p: &Position| {
         classic_features(p, scratch);
-        scratch
-            .iter()
-            .map(|&(i, c)| w[i as usize] * f64::from(c))
-            .sum()
+        classic_weighted_sum(scratch, w)
     };
     let line = hayanagi::quiet_line(pos, &mut eval);
     let mut leaf = pos.clone();
