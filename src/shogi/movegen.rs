@@ -511,17 +511,12 @@ pub fn legal_in_usi_order(pos: &Position) -> Vec<Move> {
 /// of the checker along that line is one). Only valid in check.
 pub fn count_evasions(pos: &Position) -> u32 {
     let us = pos.side_to_move();
-    let them = us.flip();
     let t = tables();
     let Some(ksq) = pos.king_square(us) else {
         return 0;
     };
     let own = pos.pieces(us);
-    let king_occ = pos.occupied() ^ Bitboard::from_square(ksq);
-    let mut count = 0;
-    for to in t.king(ksq) & !own {
-        count += !pos.attacked_by(them, to, king_occ) as u32;
-    }
+    let mut count = count_king_escapes(pos, us, ksq);
     let checkers = pos.checkers();
     if checkers.more_than_one() || checkers.is_empty() {
         return count;
@@ -543,6 +538,70 @@ pub fn count_evasions(pos: &Position) -> u32 {
         }
     }
     count + count_drops(pos, between)
+}
+
+/// The squares next to `us`'s king on `ksq`, not held by `us`, that the other side does
+/// not attack once the king has left `ksq`: its escapes. One attack map of the pieces that
+/// can reach them (step pieces within two files and three ranks, the sliders whose
+/// empty-board lines cross them) instead of every piece kind asked square by square.
+fn count_king_escapes(pos: &Position, us: Color, ksq: Square) -> u32 {
+    let t = tables();
+    let them = us.flip();
+    let targets = t.king(ksq) & !pos.pieces(us);
+    if targets.is_empty() {
+        return 0;
+    }
+    let occ = pos.occupied() ^ Bitboard::from_square(ksq);
+    let theirs = pos.pieces(them);
+    let sliders =
+        (pos.pieces_of_type(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons())
+            & theirs;
+    let mut free = targets;
+    for from in theirs.and_not(sliders) & step_reach(ksq) {
+        free = free.and_not(t.attacks(pos.piece_on(from).piece_type(), them, from, occ));
+        if free.is_empty() {
+            return 0;
+        }
+    }
+    for from in sliders {
+        let pt = pos.piece_on(from).piece_type();
+        let lines = match pt {
+            PieceType::Lance => t.lance_empty(them, from),
+            PieceType::Bishop => t.bishop_empty(from),
+            PieceType::Rook => t.rook_empty(from),
+            PieceType::Horse => t.bishop_empty(from) | t.king(from),
+            _ => t.rook_empty(from) | t.king(from),
+        };
+        if (lines & free).is_empty() {
+            continue;
+        }
+        free = free.and_not(t.attacks(pt, them, from, occ));
+        if free.is_empty() {
+            return 0;
+        }
+    }
+    free.count()
+}
+
+/// Squares within two files and three ranks of `sq`: where a step piece (a knight
+/// included) must stand to attack a square next to `sq`.
+fn step_reach(sq: Square) -> Bitboard {
+    const FILE_BITS: u128 = (1 << 9) - 1;
+    const EVERY_FILE: u128 = {
+        let mut r = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            r |= 1 << (9 * f);
+            f += 1;
+        }
+        r
+    };
+    let (f, r) = (sq.file() as u32, sq.rank() as u32);
+    let (f_lo, f_hi) = (f.saturating_sub(2), (f + 2).min(8));
+    let (r_lo, r_hi) = (r.saturating_sub(3), (r + 3).min(8));
+    let ranks = ((1u128 << (r_hi - r_lo + 1)) - 1) << r_lo;
+    let files = ((1u128 << ((f_hi - f_lo + 1) * 9)) - 1) << (f_lo * 9);
+    Bitboard(((ranks & FILE_BITS) * EVERY_FILE) & files)
 }
 
 /// How many drops [`drops`] (legal) would produce on `targets` (empty squares).
@@ -594,6 +653,31 @@ pub fn has_legal_move(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use crate::shogi::Validation;
+
+    /// Every square from which a step piece of either colour (a knight, or the king step
+    /// of a horse or dragon, included) attacks a square next to a king lies in that king's
+    /// `step_reach`, on every square of the board: the escape count may skip the rest.
+    #[test]
+    fn step_reach_holds_every_step_attacker_of_the_escape_squares() {
+        let t = tables();
+        for k in 0..81u8 {
+            let ksq = Square::new(k);
+            let reach = step_reach(ksq);
+            for s in t.king(ksq) {
+                for c in [Color::Black, Color::White] {
+                    let attackers =
+                        t.pawn(c, s) | t.knight(c, s) | t.silver(c, s) | t.gold(c, s) | t.king(s);
+                    assert!(
+                        attackers.and_not(reach).is_empty(),
+                        "king {k}, square {}",
+                        s.index()
+                    );
+                }
+            }
+        }
+        // Not the whole board: the point of it.
+        assert_eq!(step_reach(Square::from_file_rank(4, 4)).count(), 5 * 7);
+    }
 
     /// `count_evasions` equals the length of the legal evasion list after every legal check
     /// of every position along random games from the mate problems (composed positions with
