@@ -527,7 +527,7 @@ pub fn count_evasions(pos: &Position) -> u32 {
     let pinned = pos.pinned(us);
     let movers = own.and_not(Bitboard::from_square(ksq));
     for to in between | checkers {
-        for from in pos.attackers_to(us, to, occ) & movers {
+        for from in pos.attackers_to_sparse(us, to, occ) & movers {
             if pinned.has(from) && !t.line(ksq, from).has(to) {
                 continue;
             }
@@ -653,6 +653,49 @@ pub fn has_legal_move(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use crate::shogi::Validation;
+
+    /// `attackers_to_sparse` and `attacked_by` agree with `attackers_to` on every square,
+    /// for both colours and with the king of either side lifted off, along random games
+    /// from the start and from the mate problems (few sliders on one side).
+    #[test]
+    fn sparse_attackers_equal_the_full_ones() {
+        let mut starts = vec![Position::startpos()];
+        let path = format!(
+            "{}/tests/data/tsume/generated.tsv",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')).step_by(50) {
+            let sfen = line.split('\t').next().unwrap();
+            starts.push(Position::from_sfen_with(sfen, Validation::Composed).unwrap());
+        }
+        let mut rng = crate::util::rng::Rng::new(11);
+        let mut compared = 0;
+        for mut pos in starts {
+            for _ in 0..30 {
+                for c in [Color::Black, Color::White] {
+                    let lifted = pos
+                        .king_square(c.flip())
+                        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+                    for occ in [pos.occupied(), pos.occupied() ^ lifted] {
+                        for i in 0..81u8 {
+                            let sq = Square::new(i);
+                            let full = pos.attackers_to(c, sq, occ);
+                            assert_eq!(pos.attackers_to_sparse(c, sq, occ), full, "{pos} {i}");
+                            assert_eq!(pos.attacked_by(c, sq, occ), full.any(), "{pos} {i}");
+                            compared += 1;
+                        }
+                    }
+                }
+                let moves = legal(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.do_move(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 100_000, "{compared}");
+    }
 
     /// Every square from which a step piece of either colour (a knight, or the king step
     /// of a horse or dragon, included) attacks a square next to a king lies in that king's

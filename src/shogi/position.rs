@@ -305,6 +305,30 @@ impl Position {
         att & self.by_color[c.index()]
     }
 
+    /// [`Self::attackers_to`], but a slider kind's attack set is looked up only when one of
+    /// `c`'s sliders of that kind lies on one of its empty-board lines through `sq`: cheaper
+    /// for a side with few sliders (a defender against mate, whose sliders the attacker
+    /// mostly holds).
+    #[inline]
+    pub fn attackers_to_sparse(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = tables();
+        let ours = self.by_color[c.index()];
+        let mut att = self.step_attackers_any_colour(t, c, sq) & ours;
+        let rooks = self.rooks_dragons() & ours;
+        if (t.rook_empty(sq) & rooks).any() {
+            att |= t.rook(sq, occ) & rooks;
+        }
+        let bishops = self.bishops_horses() & ours;
+        if (t.bishop_empty(sq) & bishops).any() {
+            att |= t.bishop(sq, occ) & bishops;
+        }
+        let lances = self.by_type[PieceType::Lance.index()] & ours;
+        if (t.lance_empty(c.flip(), sq) & lances).any() {
+            att |= t.lance(c.flip(), sq, occ) & lances;
+        }
+        att
+    }
+
     /// The pieces of either colour standing where a step piece (pawn, knight, silver, gold
     /// or its promoted kinds, king, and the king steps of horse and dragon) of colour `c`
     /// would attack `sq`: the half of [`Self::attackers_to`] that does not depend on the
