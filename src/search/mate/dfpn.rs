@@ -36,6 +36,7 @@
 //! thrashing between siblings of similar cost.
 
 use super::counters::MateCounters;
+use super::evasion_cache::EvasionCache;
 use super::horizon;
 use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
@@ -152,6 +153,8 @@ pub struct Dfpn<'a> {
     grace_until: Option<u64>,
     /// Reused move buffer (a fresh `MoveList` costs a 2 KiB clear).
     scratch: MoveList,
+    /// Evasion counts of new checks seen before (`evasion_cache.rs`).
+    evasions_seen: EvasionCache,
     /// Move generations and look-aheads (the table counts its own work).
     counters: MateCounters,
     /// Tests only: the current node's position and result at every store under a hand
@@ -238,6 +241,7 @@ impl<'a> Dfpn<'a> {
             history,
             max_path: max_path.min(MAX_PATH),
             scratch: MoveList::new(),
+            evasions_seen: EvasionCache::new(),
             grace_until: None,
             counters: MateCounters::default(),
             #[cfg(test)]
@@ -570,17 +574,33 @@ impl<'a> Dfpn<'a> {
                 if c.value != Lookup::UNKNOWN {
                     continue;
                 }
-                self.counters.lookaheads += 1;
-                self.pos.do_move(c.m);
-                // With no ply left after it, only "mate or not" matters.
-                let evasions = if cd == 0 {
-                    has_legal_move(&self.pos) as u32
+                let seen = if self.variant.evasion_cache {
+                    self.evasions_seen.get(c.key.board_key, c.key.hands)
                 } else {
-                    self.count_legal()
+                    None
                 };
-                let mated_hand = (evasions == 0)
-                    .then(|| pieces::defender_proof_hand(&self.pos, self.attacker, Hand::EMPTY));
-                self.pos.undo_move();
+                let (evasions, mated_hand) = if let Some(count) = seen {
+                    // Counted on an earlier visit; with no ply left only "any?" matters.
+                    (if cd == 0 { 1 } else { count }, None)
+                } else {
+                    self.counters.lookaheads += 1;
+                    self.pos.do_move(c.m);
+                    // With no ply left after it, only "mate or not" matters.
+                    let evasions = if cd == 0 {
+                        has_legal_move(&self.pos) as u32
+                    } else {
+                        self.count_legal()
+                    };
+                    let mated_hand = (evasions == 0).then(|| {
+                        pieces::defender_proof_hand(&self.pos, self.attacker, Hand::EMPTY)
+                    });
+                    self.pos.undo_move();
+                    if cd != 0 && evasions != 0 && self.variant.evasion_cache {
+                        self.evasions_seen
+                            .put(c.key.board_key, c.key.hands, evasions);
+                    }
+                    (evasions, mated_hand)
+                };
                 if let Some(mated_hand) = mated_hand {
                     // Stored too, so the main line can be read back from the table.
                     self.table

@@ -9,6 +9,7 @@
 
 mod counters;
 mod dfpn;
+mod evasion_cache;
 mod horizon;
 mod pieces;
 pub mod root;
@@ -108,6 +109,9 @@ pub struct MateVariant {
     /// generates every check, `Position::mate_in_one_by_generation`: same answers, for the
     /// A/B of the detector inside the solver).
     pub static_mate_in_one: bool,
+    /// An attacker node keeps the evasion counts of its new checks for the solve
+    /// (`evasion_cache.rs`), so a re-entry does not count them again.
+    pub evasion_cache: bool,
 }
 
 impl MateVariant {
@@ -121,10 +125,11 @@ impl MateVariant {
         mate_in_one_horizon: true,
         mate_in_three_horizon: true,
         static_mate_in_one: true,
+        evasion_cache: true,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -134,13 +139,14 @@ impl MateVariant {
         "no-mate-in-one-horizon",
         "no-mate-in-three-horizon",
         "mate-in-one-by-generation",
+        "no-evasion-cache",
         "plain",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
     /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`,
-    /// `mate-in-one-by-generation`), or `plain` (all of them off).
+    /// `mate-in-one-by-generation`, `no-evasion-cache`), or `plain` (all of them off).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -177,6 +183,10 @@ impl MateVariant {
                 static_mate_in_one: false,
                 ..d
             }),
+            "no-evasion-cache" => Some(MateVariant {
+                evasion_cache: false,
+                ..d
+            }),
             "plain" => Some(MateVariant {
                 proof_pieces: false,
                 delayed_moves: false,
@@ -186,6 +196,7 @@ impl MateVariant {
                 mate_in_one_horizon: false,
                 mate_in_three_horizon: false,
                 static_mate_in_one: false,
+                evasion_cache: false,
             }),
             _ => None,
         }
