@@ -586,23 +586,23 @@ fn count_king_escapes(pos: &Position, us: Color, ksq: Square) -> u32 {
 /// Squares within two files and three ranks of `sq`: where a step piece (a knight
 /// included) must stand to attack a square next to `sq`.
 fn step_reach(sq: Square) -> Bitboard {
-    const FILE_BITS: u128 = (1 << 9) - 1;
-    const EVERY_FILE: u128 = {
-        let mut r = 0u128;
-        let mut f = 0;
-        while f < 9 {
-            r |= 1 << (9 * f);
-            f += 1;
-        }
-        r
-    };
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    let (f_lo, f_hi) = (f.saturating_sub(2), (f + 2).min(8));
-    let (r_lo, r_hi) = (r.saturating_sub(3), (r + 3).min(8));
-    let ranks = ((1u128 << (r_hi - r_lo + 1)) - 1) << r_lo;
-    let files = ((1u128 << ((f_hi - f_lo + 1) * 9)) - 1) << (f_lo * 9);
-    Bitboard(((ranks & FILE_BITS) * EVERY_FILE) & files)
+    STEP_REACH[sq.index()]
 }
+
+/// [`step_reach`] of every square (index = 9 * file + rank, the bitboard layout).
+const STEP_REACH: [Bitboard; 81] = {
+    let mut table = [Bitboard(0); 81];
+    let mut i = 0usize;
+    while i < 81 {
+        let (f, r) = ((i / 9) as u32, (i % 9) as u8);
+        let ranks = Bitboard::ranks(r.saturating_sub(3), if r + 3 > 8 { 8 } else { r + 3 });
+        let (f_lo, f_hi) = (f.saturating_sub(2), if f + 2 > 8 { 8 } else { f + 2 });
+        let files = ((1u128 << ((f_hi - f_lo + 1) * 9)) - 1) << (f_lo * 9);
+        table[i] = Bitboard(ranks.0 & files);
+        i += 1;
+    }
+    table
+};
 
 /// How many drops [`drops`] (legal) would produce on `targets` (empty squares).
 fn count_drops(pos: &Position, targets: Bitboard) -> u32 {
