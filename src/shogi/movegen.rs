@@ -655,7 +655,8 @@ mod tests {
     use crate::shogi::Validation;
 
     /// `attackers_to_sparse` and `attacked_by` agree with `attackers_to` on every square,
-    /// for both colours and with the king of either side lifted off, along random games
+    /// for both colours and with the king of either side lifted off, and `attackers_to_both`
+    /// with the two colours' union (also with the centre square emptied), along random games
     /// from the start and from the mate problems (few sliders on one side).
     #[test]
     fn sparse_attackers_equal_the_full_ones() {
@@ -685,6 +686,17 @@ mod tests {
                             assert_eq!(pos.attacked_by(c, sq, occ), full.any(), "{pos} {i}");
                             compared += 1;
                         }
+                    }
+                }
+                for occ in [
+                    pos.occupied(),
+                    pos.occupied() ^ Bitboard::from_square(Square::new(40)),
+                ] {
+                    for i in 0..81u8 {
+                        let sq = Square::new(i);
+                        let both = pos.attackers_to(Color::Black, sq, occ)
+                            | pos.attackers_to(Color::White, sq, occ);
+                        assert_eq!(pos.attackers_to_both(sq, occ), both, "{pos} {i}");
                     }
                 }
                 let moves = legal(&pos);

@@ -6,7 +6,7 @@
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, PieceType};
+use super::types::PieceType;
 
 /// Exchange value of each piece type, in centipawn-like units (index = piece type).
 /// The king is priced so that losing it outweighs any exchange.
@@ -117,6 +117,6 @@ impl Position {
 
     /// Pieces of both colours attacking `sq` with occupancy `occ`, restricted to `occ`.
     fn all_attackers(&self, sq: super::types::Square, occ: Bitboard) -> Bitboard {
-        (self.attackers_to(Color::Black, sq, occ) | self.attackers_to(Color::White, sq, occ)) & occ
+        self.attackers_to_both(sq, occ) & occ
     }
 }
