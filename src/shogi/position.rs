@@ -292,17 +292,29 @@ impl Position {
         &self.states
     }
 
-    /// Pieces of colour `c` attacking `sq`, given occupancy `occ`.
+    /// Pieces of colour `c` attacking `sq`, given occupancy `occ`. A slider kind's attack
+    /// set is looked up only when one of `c`'s sliders of that kind lies on one of its
+    /// empty-board lines through `sq` (often none does: the king's square, which every move
+    /// asks for its checkers, and a defender against mate, whose sliders the attacker
+    /// mostly holds).
     #[inline]
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let t = tables();
-        let them = c.flip();
-        let bt = &self.by_type;
-        let att = self.step_attackers_any_colour(t, c, sq)
-            | (t.lance(them, sq, occ) & bt[PieceType::Lance.index()])
-            | (t.bishop(sq, occ) & self.bishops_horses())
-            | (t.rook(sq, occ) & self.rooks_dragons());
-        att & self.by_color[c.index()]
+        let ours = self.by_color[c.index()];
+        let mut att = self.step_attackers_any_colour(t, c, sq) & ours;
+        let rooks = self.rooks_dragons() & ours;
+        if (t.rook_empty(sq) & rooks).any() {
+            att |= t.rook(sq, occ) & rooks;
+        }
+        let bishops = self.bishops_horses() & ours;
+        if (t.bishop_empty(sq) & bishops).any() {
+            att |= t.bishop(sq, occ) & bishops;
+        }
+        let lances = self.by_type[PieceType::Lance.index()] & ours;
+        if (t.lance_empty(c.flip(), sq) & lances).any() {
+            att |= t.lance(c.flip(), sq, occ) & lances;
+        }
+        att
     }
 
     /// The pieces of both colours attacking `sq` given occupancy `occ`: the union of
@@ -324,30 +336,6 @@ impl Position {
         steps
             | (t.bishop(sq, occ) & self.bishops_horses())
             | (t.rook(sq, occ) & (self.rooks_dragons() | lances))
-    }
-
-    /// [`Self::attackers_to`], but a slider kind's attack set is looked up only when one of
-    /// `c`'s sliders of that kind lies on one of its empty-board lines through `sq`: cheaper
-    /// for a side with few sliders (a defender against mate, whose sliders the attacker
-    /// mostly holds).
-    #[inline]
-    pub fn attackers_to_sparse(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        let t = tables();
-        let ours = self.by_color[c.index()];
-        let mut att = self.step_attackers_any_colour(t, c, sq) & ours;
-        let rooks = self.rooks_dragons() & ours;
-        if (t.rook_empty(sq) & rooks).any() {
-            att |= t.rook(sq, occ) & rooks;
-        }
-        let bishops = self.bishops_horses() & ours;
-        if (t.bishop_empty(sq) & bishops).any() {
-            att |= t.bishop(sq, occ) & bishops;
-        }
-        let lances = self.by_type[PieceType::Lance.index()] & ours;
-        if (t.lance_empty(c.flip(), sq) & lances).any() {
-            att |= t.lance(c.flip(), sq, occ) & lances;
-        }
-        att
     }
 
     /// The pieces of either colour standing where a step piece (pawn, knight, silver, gold
