@@ -236,6 +236,31 @@ fn contradicts(key: &NodeKey, value: &Lookup, e: &Entry) -> bool {
     }
 }
 
+/// Clusters of a new table that may grow to `max`: 256 KiB of them, or `max` where that
+/// is less than twice as many (below the maximum a table is at most half of it, so that
+/// each growth at least doubles it).
+fn initial_clusters(max: usize) -> usize {
+    let initial = INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>());
+    if initial.saturating_mul(2) > max {
+        max
+    } else {
+        initial
+    }
+}
+
+/// Clusters after a growth from `clusters`, at most `max`: four times as many, but straight to
+/// `max` where a later growth would not even double the table. Growing holds the old table and
+/// the new one at once, so a last step of a few clusters would hold two tables of nearly the
+/// full size (`MateHash` 4096: 8.4 GB for a 4 GiB table, seen on 新桃花源).
+fn grown_clusters(clusters: usize, max: usize) -> usize {
+    let next = clusters.saturating_mul(4);
+    if next.saturating_mul(2) > max {
+        max
+    } else {
+        next
+    }
+}
+
 impl ProofTable {
     /// A table of about `mib` MiB (at least one cluster).
     ///
@@ -247,8 +272,7 @@ impl ProofTable {
     pub fn new(mib: usize) -> ProofTable {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let max_clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
-        let mut clusters =
-            max_clusters.min(INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>()));
+        let mut clusters = initial_clusters(max_clusters);
         let entries = match ZeroedBuf::new(clusters * CLUSTER, "the mate table") {
             Ok(entries) => entries,
             Err(_) => {
@@ -437,9 +461,10 @@ impl ProofTable {
         NodeKey { hands, ..*key }
     }
 
-    /// Four times the clusters (at most the maximum), every entry re-placed.
+    /// Four times the clusters (or the maximum: see [`grown_clusters`]), every entry
+    /// re-placed.
     fn grow(&mut self) {
-        let clusters = (self.clusters * 4).min(self.max_clusters);
+        let clusters = grown_clusters(self.clusters, self.max_clusters);
         let Ok(entries) = ZeroedBuf::new(clusters * CLUSTER, "the mate table") else {
             // No memory for a bigger table: keep this one (garbage collection from now on)
             // rather than abort the host process.
@@ -494,6 +519,31 @@ mod tests {
             hands: [Hand::EMPTY, Hand::EMPTY],
             side: Color::Black,
             attacker: Color::Black,
+        }
+    }
+
+    #[test]
+    fn growth_reaches_the_maximum_at_least_doubling_each_time() {
+        // Every MateHash from 1 MiB to 64 GiB, powers of two and odd sizes alike: each
+        // growth at least doubles the table (so the old table held beside the new one is at
+        // most half its size), and the last one lands on the maximum, after which the table
+        // never grows again.
+        let sizes = (0..=16)
+            .map(|k| 1usize << k)
+            .chain([3, 5, 100, 1000, 3000, 4095, 65_535]);
+        let cluster_bytes = CLUSTER * std::mem::size_of::<Packed>();
+        for mib in sizes {
+            let max = (mib << 20) / cluster_bytes;
+            let mut clusters = initial_clusters(max);
+            let mut steps = 0;
+            while clusters < max {
+                let next = grown_clusters(clusters, max);
+                assert!(next >= clusters * 2, "MateHash {mib}: {clusters} -> {next}");
+                clusters = next;
+                steps += 1;
+                assert!(steps < 20);
+            }
+            assert_eq!(clusters, max, "MateHash {mib}");
         }
     }
 
