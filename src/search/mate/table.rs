@@ -236,29 +236,35 @@ fn contradicts(key: &NodeKey, value: &Lookup, e: &Entry) -> bool {
     }
 }
 
-/// Clusters of a new table that may grow to `max`: 256 KiB of them, or `max` where that
-/// is less than twice as many (below the maximum a table is at most half of it, so that
-/// each growth at least doubles it).
-fn initial_clusters(max: usize) -> usize {
-    let initial = INITIAL_BYTES / (CLUSTER * std::mem::size_of::<Packed>());
-    if initial.saturating_mul(2) > max {
+/// Bytes of one cluster.
+const CLUSTER_BYTES: usize = CLUSTER * std::mem::size_of::<Packed>();
+
+/// Most clusters of a table of `mib` MiB (at least one).
+fn max_clusters(mib: usize) -> usize {
+    (mib.max(1).saturating_mul(1 << 20) / CLUSTER_BYTES).max(1)
+}
+
+/// `clusters`, or `max` where that is less than twice as many. Every size a table takes
+/// below its maximum is at most half of it, so each growth at least doubles the table and
+/// the last lands on the maximum: growing holds the old table beside the new one, and a
+/// last step of a few clusters would hold two tables of nearly the full size (`MateHash`
+/// 4096: 8.4 GB for a 4 GiB table, seen on 新桃花源).
+fn at_most_half_or_max(clusters: usize, max: usize) -> usize {
+    if clusters.saturating_mul(2) > max {
         max
     } else {
-        initial
+        clusters
     }
 }
 
-/// Clusters after a growth from `clusters`, at most `max`: four times as many, but straight to
-/// `max` where a later growth would not even double the table. Growing holds the old table and
-/// the new one at once, so a last step of a few clusters would hold two tables of nearly the
-/// full size (`MateHash` 4096: 8.4 GB for a 4 GiB table, seen on 新桃花源).
+/// Clusters of a new table that may grow to `max`: 256 KiB of them, or `max`.
+fn initial_clusters(max: usize) -> usize {
+    at_most_half_or_max(INITIAL_BYTES / CLUSTER_BYTES, max)
+}
+
+/// Clusters after a growth from `clusters`: four times as many, or `max`.
 fn grown_clusters(clusters: usize, max: usize) -> usize {
-    let next = clusters.saturating_mul(4);
-    if next.saturating_mul(2) > max {
-        max
-    } else {
-        next
-    }
+    at_most_half_or_max(clusters.saturating_mul(4), max)
 }
 
 impl ProofTable {
@@ -270,8 +276,7 @@ impl ProofTable {
     /// follows the memory policy of [`crate::util::memory`]: a growth the machine cannot
     /// provide leaves the table at the size it has.
     pub fn new(mib: usize) -> ProofTable {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
-        let max_clusters = (bytes / (CLUSTER * std::mem::size_of::<Packed>())).max(1);
+        let max_clusters = max_clusters(mib);
         let mut clusters = initial_clusters(max_clusters);
         let entries = match ZeroedBuf::new(clusters * CLUSTER, "the mate table") {
             Ok(entries) => entries,
@@ -531,9 +536,8 @@ mod tests {
         let sizes = (0..=16)
             .map(|k| 1usize << k)
             .chain([3, 5, 100, 1000, 3000, 4095, 65_535]);
-        let cluster_bytes = CLUSTER * std::mem::size_of::<Packed>();
         for mib in sizes {
-            let max = (mib << 20) / cluster_bytes;
+            let max = max_clusters(mib);
             let mut clusters = initial_clusters(max);
             let mut steps = 0;
             while clusters < max {
