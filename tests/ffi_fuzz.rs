@@ -1517,6 +1517,7 @@ impl Fuzzer {
                             "see_pruning",
                             "qs_evasion_pruning",
                             "qs_safe_promotions",
+                            "correction_history",
                         ]
                         .contains(&f)
                     })

@@ -4,6 +4,7 @@
 //! the [`Report`] callbacks given by the engine facade.
 
 pub mod choice;
+pub mod correction;
 pub mod limits;
 pub mod mate;
 pub mod ordering;

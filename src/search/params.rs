@@ -125,6 +125,15 @@ search_params! {
     /// checking piece by SEE (0: none; DESIGN.md §4.9). 1 against 0: SPRT qschecks2,
     /// H1, LLR 2.97, 1,723 games, +24.0 Elo (+8.3..+39.9).
     qs_check_plies, QS_CHECK_PLIES, "Tune_QsCheckPlies", 1, 0, 2;
+    /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
+    /// entry in the correction of the static evaluation.
+    corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;
+    /// The weight of each side's piece-placement entry (pieces other than pawns).
+    corr_pieces_weight, CORR_PIECES_WEIGHT, "Tune_CorrPiecesWeight", 128, 0, 1024;
+    /// The weight of the hands' entry.
+    corr_hands_weight, CORR_HANDS_WEIGHT, "Tune_CorrHandsWeight", 128, 0, 1024;
+    /// The weight of the entry of the last move (its piece and destination).
+    corr_last_move_weight, CORR_LAST_MOVE_WEIGHT, "Tune_CorrLastMoveWeight", 0, 0, 1024;
 }
 
 impl SearchParams {
