@@ -522,6 +522,10 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_CUT_NODE),
     tune!(LMR_TT_PV),
     tune!(QS_CHECK_PLIES),
+    tune!(CORR_PAWN_WEIGHT),
+    tune!(CORR_PIECES_WEIGHT),
+    tune!(CORR_HANDS_WEIGHT),
+    tune!(CORR_LAST_MOVE_WEIGHT),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.
@@ -666,6 +670,25 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: default '{default}' refused: {e}", def.name));
             assert_eq!(o, EngineOptions::default(), "{}", def.name);
             let _ = def.spec();
+        }
+    }
+
+    /// Every search parameter is a hidden spin option over its own range and sets its own
+    /// value (a parameter left out of `OPTIONS` could not be tuned or tested, and a test
+    /// that sends it would compare an engine with itself).
+    #[test]
+    fn every_search_parameter_is_a_hidden_option_that_sets_it() {
+        for (i, p) in PARAMS.iter().enumerate() {
+            let def = find(p.name).unwrap_or_else(|| panic!("{} is no option", p.name));
+            assert!(def.hidden, "{}", p.name);
+            assert!(
+                matches!(def.kind, ValueKind::Spin { min, max } if min == p.min as i64 && max == p.max as i64),
+                "{}",
+                p.name
+            );
+            let mut o = EngineOptions::default();
+            def.apply(&mut o, &p.max.to_string()).unwrap();
+            assert_eq!(o.search.values[i], p.max, "{}", p.name);
         }
     }
 
