@@ -522,6 +522,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_CUT_NODE),
     tune!(LMR_TT_PV),
     tune!(QS_CHECK_PLIES),
+    tune!(QS_FUTILITY_MARGIN),
     tune!(CORR_PAWN_WEIGHT),
     tune!(CORR_PIECES_WEIGHT),
     tune!(CORR_HANDS_WEIGHT),

@@ -147,9 +147,8 @@ mod tests {
             h.update(Color::Black, &keys, 100, 20);
         }
         // Every feature's entry a little short of the error (an update moves a quarter of
-        // the way, in whole sixteenths), weighted by the defaults: half of each of the four
-        // position features, the last move's off.
-        assert_eq!(h.correction(Color::Black, &keys, &params), 199);
+        // the way, in whole sixteenths), weighted by the defaults: half of each of the five.
+        assert_eq!(h.correction(Color::Black, &keys, &params), 249);
         let mut last_move_only = SearchParams::default();
         last_move_only.values[index::CORR_PAWN_WEIGHT] = 0;
         last_move_only.values[index::CORR_PIECES_WEIGHT] = 0;

@@ -18,6 +18,7 @@ use super::{
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::rules::{DeclarationRule, Repetition};
+use crate::shogi::see::see_value;
 use crate::shogi::{generate_legal, GenType, Move, PieceType, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -256,7 +257,8 @@ impl Features {
     /// +125 (+90..+163), on. They also keep random-net NNUE searches finite (a bench
     /// position took 500M nodes at depth 4 without them). Correction history against
     /// the eight (pentanomial SPRT at 15,000 nodes, `s-corr1`): H1 after 757 games,
-    /// +51.9 (+26.9..+77.3), on.
+    /// +51.9 (+26.9..+77.3), on (its last-move table, `Tune_CorrLastMoveWeight`, +27.5
+    /// more).
     pub const MEASURED: Features = Features {
         reverse_futility: true,
         futility: true,
@@ -1606,8 +1608,22 @@ impl Worker {
         }
         self.score_moves(ply, tt_move);
         let mut best_move = Move::NONE;
+        let qs_futility_margin = self.config.params.qs_futility_margin();
+        // The score below which a capture cannot lift the node: stand pat plus margin.
+        let futility_base = (qs_futility_margin > 0 && !in_check && best > -MATE_THRESHOLD)
+            .then_some(best + qs_futility_margin);
         for i in 0..self.frames[ply].picker.list_mut().0.len() {
             let m = self.next_move(ply, i);
+            if let Some(base) = futility_base {
+                if self.pos.is_capture(m) && !m.is_promotion() && !self.pos.gives_check(m) {
+                    let taken = self.pos.piece_on(m.to()).piece_type();
+                    let bound = base + see_value(taken) + see_value(taken.unpromoted());
+                    if bound <= alpha {
+                        best = best.max(bound);
+                        continue;
+                    }
+                }
+            }
             if in_check
                 && self.config.features.qs_evasion_pruning
                 && i >= 1
