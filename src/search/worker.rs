@@ -230,7 +230,8 @@ pub struct Features {
     /// Quiescence searches non-capturing promotions only when SEE does not lose the piece.
     pub qs_safe_promotions: bool,
     /// Correction history (DESIGN.md §4.13): the static evaluation moved by its recent
-    /// errors in positions with the same pawns, piece placement of a side, or hands.
+    /// errors in positions with the same pawns, piece placement of a side, hands, or last
+    /// move.
     pub correction_history: bool,
 }
 
