@@ -527,6 +527,14 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_PIECES_WEIGHT),
     tune!(CORR_HANDS_WEIGHT),
     tune!(CORR_LAST_MOVE_WEIGHT),
+    tune!(CORR_CONTINUATION_WEIGHT),
+    tune!(FAIL_LOW_PRIOR_BONUS),
+    tune!(SINGULAR_DOUBLE_MARGIN),
+    tune!(SINGULAR_CUT_NODE_REDUCTION),
+    tune!(IIR_DEPTH),
+    tune!(LMR_TT_CAPTURE),
+    tune!(LMR_DEEPER_MARGIN),
+    tune!(LMR_SHALLOWER_MARGIN),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

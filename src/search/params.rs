@@ -108,6 +108,15 @@ search_params! {
     singular_depth, SINGULAR_DEPTH, "Tune_SingularDepth", 6, 0, 64;
     /// Singular extension: the others must stay below the table score minus this per ply.
     singular_margin, SINGULAR_MARGIN, "Tune_SingularMargin", 2, 0, 20;
+    /// Singular extension: the table move is extended by two plies when the others stay
+    /// this far (centipawns) below the singular bound, off the PV (0: never).
+    singular_double_margin, SINGULAR_DOUBLE_MARGIN, "Tune_SingularDoubleMargin", 0, 0, 1000;
+    /// Singular extension: 1 searches the table move of a cut node one ply shallower when
+    /// it is not singular (0: only when the table's score is above beta).
+    singular_cut_node_reduction, SINGULAR_CUT_NODE_REDUCTION, "Tune_SingularCutNodeReduction", 0, 0, 1;
+    /// Internal iterative reduction from this depth on: a PV or cut node without a table
+    /// move is searched one ply shallower (0: never; DESIGN.md §4.12).
+    iir_depth, IIR_DEPTH, "Tune_IirDepth", 0, 0, 64;
     /// Quiescence plies after which only recaptures on the last move's square are
     /// searched (outside check; DESIGN.md §4.9).
     qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;
@@ -118,6 +127,16 @@ search_params! {
     /// plies more (DESIGN.md §4.8). With `Tune_LmrTtPv` 1, against both at 0: SPRT
     /// nodetype2, +29.9 Elo (+11.9..+48.1), 1,256 games.
     lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
+    /// Late quiet moves of a node whose table move is a capture are reduced this many
+    /// plies more (DESIGN.md §4.8).
+    lmr_tt_capture, LMR_TT_CAPTURE, "Tune_LmrTtCapture", 0, 0, 4;
+    /// A reduced move whose reduced search beat the node's best (or alpha) by more than
+    /// this plus two centipawns per ply is searched again a ply deeper than planned, one
+    /// that beat it by less than `Tune_LmrShallowerMargin` a ply shallower (0: neither;
+    /// DESIGN.md §4.8).
+    lmr_deeper_margin, LMR_DEEPER_MARGIN, "Tune_LmrDeeperMargin", 0, 0, 1000;
+    /// See `Tune_LmrDeeperMargin`.
+    lmr_shallower_margin, LMR_SHALLOWER_MARGIN, "Tune_LmrShallowerMargin", 10, 0, 1000;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;
@@ -139,6 +158,13 @@ search_params! {
     /// The weight of the entry of the last move (its piece and destination). 128 against
     /// 0: SPRT s-corr2-lastmove, H1, 1,611 games, +27.5 Elo (+10.3..+44.7).
     corr_last_move_weight, CORR_LAST_MOVE_WEIGHT, "Tune_CorrLastMoveWeight", 128, 0, 1024;
+    /// The weight of the entry of the last two moves together (each one's piece and
+    /// destination).
+    corr_continuation_weight, CORR_CONTINUATION_WEIGHT, "Tune_CorrContinuationWeight", 0, 0, 1024;
+    /// A node that fails low gives the opponent's quiet move into it this many percent of
+    /// the statistics bonus of a cut-off at the node's depth (it refuted everything here;
+    /// 0: none; DESIGN.md §5.3).
+    fail_low_prior_bonus, FAIL_LOW_PRIOR_BONUS, "Tune_FailLowPriorBonus", 0, 0, 400;
 }
 
 impl SearchParams {

@@ -143,7 +143,13 @@ struct Frame {
     static_eval: i32,
     /// The move a singular-extension search leaves out of this node (`NONE` otherwise).
     excluded: Move,
+    /// Double singular extensions on the line from the root to this node: a line gets at
+    /// most `MAX_DOUBLE_EXTENSIONS`, so the tree stays finite.
+    double_extensions: u8,
 }
+
+/// Double singular extensions allowed on one line (DESIGN.md §4.12).
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Settings that do not change during a search.
 #[derive(Clone, Debug)]
@@ -392,6 +398,7 @@ impl Worker {
                 piece_to: None,
                 static_eval: -INFINITE,
                 excluded: Move::NONE,
+                double_extensions: 0,
             })
             .collect();
         Worker {
@@ -929,7 +936,7 @@ impl Worker {
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         pv_node: bool,
         cut_node: bool,
@@ -1036,11 +1043,10 @@ impl Worker {
         } else {
             self.eval.evaluate(&self.pos)
         };
-        let correction_keys = (!in_check && self.config.features.correction_history)
-            .then(|| CorrectionKeys::of(&self.pos, self.last_piece_to(ply)));
-        let static_eval = match &correction_keys {
-            Some(keys) => self.corrected(raw_eval, keys),
-            None => raw_eval,
+        let (static_eval, correction_keys) = if in_check {
+            (raw_eval, None)
+        } else {
+            self.corrected_eval(raw_eval, ply)
         };
         self.frames[ply].static_eval = static_eval;
         // DESIGN.md §4.5: improving when the static eval beats the one two plies back (four
@@ -1095,6 +1101,7 @@ impl Worker {
                 + depth / p.nmp_depth_divisor()
                 + ((eval - beta) / p.nmp_eval_divisor()).min(3);
             self.frames[ply].piece_to = None;
+            self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
             self.pos.do_null_move();
             self.eval.do_null_move();
             let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
@@ -1108,10 +1115,19 @@ impl Worker {
             }
         }
 
+        // Internal iterative reduction (DESIGN.md §4.12): a PV or cut node the table knows
+        // no move for is searched a ply shallower; its next visit has the move.
+        let iir_depth = p.iir_depth();
+        if iir_depth > 0 && depth >= iir_depth && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
         // DESIGN.md §4.12: singular extension. When the table move is the only one that
-        // holds the table's bound (the others all fail below it), it is extended; when even
+        // holds the table's bound (the others all fail below it), it is extended, by two
+        // plies when they fall far below it (a few times a line, off the PV); when even
         // the others reach beta, the node cuts (multi-cut); when the table's score alone is
-        // above beta, the table move is searched one ply shallower instead.
+        // above beta, or the node is expected to fail high anyway, the table move is
+        // searched one ply shallower instead.
         let mut tt_move_extension = 0;
         let singular_depth = p.singular_depth();
         if let Some((tt_score, bound, tt_depth)) = tt_hint {
@@ -1139,11 +1155,20 @@ impl Worker {
                 if self.stopped() {
                     return 0;
                 }
+                let double_margin = p.singular_double_margin();
                 if s < singular_beta {
-                    tt_move_extension = 1;
+                    tt_move_extension = if double_margin > 0
+                        && !pv_node
+                        && s < singular_beta - double_margin
+                        && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     return singular_beta;
-                } else if tt_score >= beta {
+                } else if tt_score >= beta || (cut_node && p.singular_cut_node_reduction() > 0) {
                     tt_move_extension = -1;
                 }
             }
@@ -1164,6 +1189,8 @@ impl Worker {
         self.frames[ply].picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
+        // A capture the table expects to be best makes the quiet moves less likely to be.
+        let tt_capture = tt_move.is_some() && self.pos.is_capture(tt_move);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried = 0;
@@ -1250,7 +1277,10 @@ impl Worker {
                 }
                 0
             };
-            let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
+            let extension = if m == tt_move { tt_move_extension } else { 0 };
+            let new_depth = depth - 1 + extension;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + (extension == 2) as u8;
             if root {
                 // Each root move's own selective depth.
                 self.seldepth = 1;
@@ -1280,6 +1310,9 @@ impl Worker {
                     if cut_node {
                         extra += p.lmr_cut_node();
                     }
+                    if tt_capture {
+                        extra += p.lmr_tt_capture();
+                    }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
                     let limit = p.history_lmr_limit();
@@ -1300,7 +1333,26 @@ impl Worker {
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if r > 0 && score > alpha {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                    // A reduced move that beat alpha by far is searched a ply deeper than
+                    // planned, one that barely did a ply shallower (DESIGN.md §4.8).
+                    let deeper_margin = p.lmr_deeper_margin();
+                    let research_depth = if deeper_margin == 0 || score >= MATE_THRESHOLD {
+                        new_depth
+                    } else if score > best.max(alpha) + deeper_margin + 2 * new_depth {
+                        new_depth + 1
+                    } else if score < best.max(alpha) + p.lmr_shallower_margin() {
+                        new_depth - 1
+                    } else {
+                        new_depth
+                    };
+                    score = -self.search(
+                        -alpha - 1,
+                        -alpha,
+                        research_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
@@ -1369,6 +1421,12 @@ impl Worker {
                     .update(side, keys, best - static_eval, depth);
             }
         }
+        // DESIGN.md §5.3: a node where every move fails low makes the opponent's quiet
+        // move into it a refutation of what came before.
+        let prior_bonus = p.fail_low_prior_bonus();
+        if prior_bonus > 0 && best <= alpha_original && !root {
+            self.reward_prior_quiet(ply, depth, prior_bonus);
+        }
         let eval = (!in_check).then_some(raw_eval);
         self.store_tt(
             key,
@@ -1384,17 +1442,46 @@ impl Worker {
         best
     }
 
-    /// The (piece, destination) pair of the move that led to `ply` (`None` at the root and
-    /// after a null move).
-    fn last_piece_to(&self, ply: usize) -> Option<usize> {
-        ply.checked_sub(1).and_then(|p| self.frames[p].piece_to)
+    /// The (piece, destination) pair of the move `back` plies before the node at `ply`
+    /// (`None` before the root and for a null move).
+    fn piece_to_before(&self, ply: usize, back: usize) -> Option<usize> {
+        ply.checked_sub(back).and_then(|p| self.frames[p].piece_to)
     }
 
-    /// `raw` (the evaluation's) moved by the correction history, kept off mate scores.
-    fn corrected(&self, raw: i32, keys: &CorrectionKeys) -> i32 {
+    /// The static evaluation of the node at `ply` (not in check) from the evaluation's
+    /// own `raw`: moved by the correction history and kept off mate scores when the
+    /// history is on, with the keys its update needs (DESIGN.md §4.13); else `raw`.
+    fn corrected_eval(&self, raw: i32, ply: usize) -> (i32, Option<CorrectionKeys>) {
+        if !self.config.features.correction_history {
+            return (raw, None);
+        }
+        let keys = CorrectionKeys::of(
+            &self.pos,
+            self.piece_to_before(ply, 1),
+            self.piece_to_before(ply, 2),
+        );
         let side = self.pos.side_to_move();
-        let c = self.correction.correction(side, keys, &self.config.params);
-        (raw + c).clamp(-MATE_THRESHOLD + 1, MATE_THRESHOLD - 1)
+        let c = self.correction.correction(side, &keys, &self.config.params);
+        let eval = (raw + c).clamp(-MATE_THRESHOLD + 1, MATE_THRESHOLD - 1);
+        (eval, Some(keys))
+    }
+
+    /// The quiet statistics of the opponent's move into the node at `ply` (not the root)
+    /// rise by `percent` of a cut-off's bonus at `depth`: a move that left this side
+    /// nothing better than alpha. Captures and promotions have no quiet statistics, a null
+    /// move none at all.
+    fn reward_prior_quiet(&mut self, ply: usize, depth: i32, percent: i32) {
+        let Some(cur) = self.piece_to_before(ply, 1) else {
+            return;
+        };
+        let prior = self.pos.last_move();
+        if prior.is_promotion() || !self.pos.last_captured().is_empty() {
+            return;
+        }
+        let them = !self.pos.side_to_move();
+        let prevs = self.previous_pairs(ply - 1);
+        let bonus = stat_bonus(&self.config.params, depth) * percent / 100;
+        self.heur.update_quiet(them, prior, cur, &prevs, bonus);
     }
 
     /// DESIGN.md §5.2, §5.3: a cut-off by `m` at `ply`. A quiet cut move becomes a killer
@@ -1549,11 +1636,7 @@ impl Worker {
                 None => self.eval.evaluate(&self.pos),
             };
             stand_pat = Some(raw);
-            best = if self.config.features.correction_history {
-                self.corrected(raw, &CorrectionKeys::of(&self.pos, self.last_piece_to(ply)))
-            } else {
-                raw
-            };
+            best = self.corrected_eval(raw, ply).0;
             if best >= beta {
                 return best;
             }
