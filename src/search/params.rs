@@ -146,8 +146,9 @@ search_params! {
     qs_check_plies, QS_CHECK_PLIES, "Tune_QsCheckPlies", 1, 0, 2;
     /// Quiescence futility (DESIGN.md §4.9): a capture that neither promotes nor checks is
     /// skipped when the stand-pat score plus this margin plus what it takes (the piece on
-    /// the board and in hand, by exchange values) stays at or below alpha (0: off).
-    qs_futility_margin, QS_FUTILITY_MARGIN, "Tune_QsFutilityMargin", 0, 0, 1000;
+    /// the board and in hand, by exchange values) stays at or below alpha (0: off). 200
+    /// against 0: SPRT s-qsfut200, H1, LLR 2.97, 1,666 games, +24.6 Elo (+8.7..+40.7).
+    qs_futility_margin, QS_FUTILITY_MARGIN, "Tune_QsFutilityMargin", 200, 0, 1000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;
