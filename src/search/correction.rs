@@ -5,8 +5,8 @@
 //! castle it scores too well, pieces in hand worth more in an attack than its hand values
 //! say). After a search of a node, the difference between its result and its corrected
 //! static evaluation is folded into one entry per feature: the pawns on the board, where
-//! each side's other pieces stand, both hands, the move that led to the position (its
-//! piece and destination), and that move together with the one before it. The next static evaluation of a position with the same
+//! each side's other pieces stand, both hands, and the move that led to the position (its
+//! piece and destination). The next static evaluation of a position with the same
 //! features is moved by the weighted sum of their entries (`Tune_Corr*Weight`, §6.5). The
 //! entries learn what is left after the correction, so the sum settles where the
 //! corrected evaluation is right on average.
@@ -16,9 +16,8 @@ use crate::shogi::{Color, PieceType, Position};
 
 /// Entries per table and side to move.
 const SIZE: usize = 1 << 14;
-/// Features: board pawns, black's other pieces, white's other pieces, hands, last move,
-/// last two moves.
-const FEATURES: usize = 6;
+/// Features: board pawns, black's other pieces, white's other pieces, hands, last move.
+const FEATURES: usize = 5;
 /// Entries hold sixteenths of a centipawn.
 const GRAIN: i32 = 16;
 /// A search result further than this from the static evaluation (centipawns) counts as
@@ -35,13 +34,8 @@ pub struct CorrectionKeys([u16; FEATURES]);
 
 impl CorrectionKeys {
     /// The keys of `pos`, reached by a move whose (piece, destination) pair
-    /// (`ordering::piece_to`) is `last_move` after one whose pair is `move_before`
-    /// (`None`: a null move, or before the root).
-    pub fn of(
-        pos: &Position,
-        last_move: Option<usize>,
-        move_before: Option<usize>,
-    ) -> CorrectionKeys {
+    /// (`ordering::piece_to`) is `last_move` (`None`: a null move, or the root).
+    pub fn of(pos: &Position, last_move: Option<usize>) -> CorrectionKeys {
         let pawns = [
             pos.pieces_of(Color::Black, PieceType::Pawn),
             pos.pieces_of(Color::White, PieceType::Pawn),
@@ -57,15 +51,8 @@ impl CorrectionKeys {
             // Pairs are below `PIECE_TO_NB` (2,592), inside the table; 0 (the empty
             // piece's) stands for no move.
             last_move.map_or(0, |pair| pair as u16),
-            index(pair_code(last_move) << 16 | pair_code(move_before)),
         ])
     }
-}
-
-/// A move's pair as a number that differs from every other pair's and from no move's.
-#[inline]
-fn pair_code(pair: Option<usize>) -> u64 {
-    pair.map_or(0, |p| p as u64 + 1)
 }
 
 /// A 64-bit hash of a board set, different per `salt`.
@@ -120,7 +107,6 @@ impl CorrectionHistory {
             params.corr_pieces_weight(),
             params.corr_hands_weight(),
             params.corr_last_move_weight(),
-            params.corr_continuation_weight(),
         ];
         let sum: i64 = (0..FEATURES)
             .map(|f| self.entries[Self::slot(side, f, keys.0[f])] as i64 * weights[f] as i64)
@@ -153,7 +139,7 @@ mod tests {
     #[test]
     fn a_repeated_error_is_learnt_and_stays_bounded() {
         let p = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-        let keys = CorrectionKeys::of(&p, None, None);
+        let keys = CorrectionKeys::of(&p, None);
         let params = SearchParams::default();
         let mut h = CorrectionHistory::new();
         assert_eq!(h.correction(Color::Black, &keys, &params), 0);
@@ -161,12 +147,8 @@ mod tests {
             h.update(Color::Black, &keys, 100, 20);
         }
         // Every feature's entry a little short of the error (an update moves a quarter of
-        // the way, in whole sixteenths), weighted by the defaults: half of each of the
-        // first five.
+        // the way, in whole sixteenths), weighted by the defaults: half of each of the five.
         assert_eq!(h.correction(Color::Black, &keys, &params), 249);
-        let mut all_six = SearchParams::default();
-        all_six.values[index::CORR_CONTINUATION_WEIGHT] = 128;
-        assert_eq!(h.correction(Color::Black, &keys, &all_six), 299);
         let mut last_move_only = SearchParams::default();
         last_move_only.values[index::CORR_PAWN_WEIGHT] = 0;
         last_move_only.values[index::CORR_PIECES_WEIGHT] = 0;
@@ -187,18 +169,12 @@ mod tests {
     fn keys_follow_the_features() {
         let start = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
         let pawn_moved = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
-        let a = CorrectionKeys::of(&start, None, None);
-        let b = CorrectionKeys::of(&pawn_moved, None, None);
+        let a = CorrectionKeys::of(&start, None);
+        let b = CorrectionKeys::of(&pawn_moved, None);
         assert_ne!(a.0[0], b.0[0], "the pawns differ");
         assert_eq!(a.0[1..], b.0[1..], "nothing else does");
-        let c = CorrectionKeys::of(&pawn_moved, Some(1234), None);
+        let c = CorrectionKeys::of(&pawn_moved, Some(1234));
         assert_eq!(c.0[..4], b.0[..4]);
         assert_eq!(c.0[4], 1234);
-        assert_ne!(c.0[5], b.0[5], "the pair of moves differs");
-        let d = CorrectionKeys::of(&pawn_moved, Some(1234), Some(99));
-        assert_eq!(d.0[..5], c.0[..5]);
-        assert_ne!(d.0[5], c.0[5]);
-        let e = CorrectionKeys::of(&pawn_moved, Some(99), Some(1234));
-        assert_ne!(e.0[5], d.0[5], "the order of the moves counts");
     }
 }

@@ -1442,10 +1442,10 @@ impl Worker {
         best
     }
 
-    /// The (piece, destination) pair of the move `back` plies before the node at `ply`
-    /// (`None` before the root and for a null move).
-    fn piece_to_before(&self, ply: usize, back: usize) -> Option<usize> {
-        ply.checked_sub(back).and_then(|p| self.frames[p].piece_to)
+    /// The (piece, destination) pair of the move that led to `ply` (`None` at the root and
+    /// after a null move).
+    fn last_piece_to(&self, ply: usize) -> Option<usize> {
+        ply.checked_sub(1).and_then(|p| self.frames[p].piece_to)
     }
 
     /// The static evaluation of the node at `ply` (not in check) from the evaluation's
@@ -1455,11 +1455,7 @@ impl Worker {
         if !self.config.features.correction_history {
             return (raw, None);
         }
-        let keys = CorrectionKeys::of(
-            &self.pos,
-            self.piece_to_before(ply, 1),
-            self.piece_to_before(ply, 2),
-        );
+        let keys = CorrectionKeys::of(&self.pos, self.last_piece_to(ply));
         let side = self.pos.side_to_move();
         let c = self.correction.correction(side, &keys, &self.config.params);
         let eval = (raw + c).clamp(-MATE_THRESHOLD + 1, MATE_THRESHOLD - 1);
@@ -1471,7 +1467,7 @@ impl Worker {
     /// nothing better than alpha. Captures and promotions have no quiet statistics, a null
     /// move none at all.
     fn reward_prior_quiet(&mut self, ply: usize, depth: i32, percent: i32) {
-        let Some(cur) = self.piece_to_before(ply, 1) else {
+        let Some(cur) = self.last_piece_to(ply) else {
             return;
         };
         let prior = self.pos.last_move();
