@@ -475,7 +475,9 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
     // defender nodes with two or four plies left are then settled by static tests of their
     // replies (mate in one, mate within three: `mate_in_one_horizon`,
     // `mate_in_three_horizon`): the answer must be the one the search of every reply gives,
-    // and the mate of the full length must still be found.
+    // and the mate of the full length must still be found. So with the attacker nodes'
+    // mate-in-three test of their checks (`mate_in_three_at_checks`), whose proofs claim
+    // three plies.
     use hayanagi::{solve_mate_variant, MateVariant};
     let stop = AtomicBool::new(false);
     let (mut ones, mut threes) = (0, 0);
@@ -489,6 +491,7 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
             "default",
             "no-mate-in-three-horizon",
             "no-mate-in-one-horizon",
+            "mate-in-three-at-checks",
         ] {
             let variant = MateVariant::by_name(name).unwrap();
             let bounded = |max_len: u16| {

@@ -19,8 +19,8 @@
 use super::attacks::tables;
 use super::bitboard::Bitboard;
 use super::movegen::{
-    board_moves_from, dead_ranks, generate_legal, has_legal_move, king_moves, GenType, MoveList,
-    Promo,
+    board_moves_from, dead_ranks, free_king_squares, generate_legal, has_legal_move, king_moves,
+    GenType, MoveList, Promo,
 };
 use super::moves::Move;
 use super::position::Position;
@@ -277,15 +277,10 @@ impl EscapeTest {
     fn new(pos: &Position, us: Color, king: Square) -> EscapeTest {
         let around = tables().king(king);
         let occupied = pos.occupied() ^ Bitboard::from_square(king);
-        let mut covered = Bitboard::EMPTY;
-        let mut free = Bitboard::EMPTY;
-        for sq in around.and_not(pos.pieces(us.flip())) {
-            if pos.attacked_by(us, sq, occupied) {
-                covered.set(sq);
-            } else {
-                free.set(sq);
-            }
-        }
+        // One attack map of our pieces that can reach the king's neighbours, instead of
+        // each neighbour asked in turn.
+        let free = free_king_squares(pos, us.flip(), king);
+        let covered = around.and_not(pos.pieces(us.flip()) | free);
         EscapeTest {
             around,
             covered,

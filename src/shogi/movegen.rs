@@ -545,11 +545,20 @@ pub fn count_evasions(pos: &Position) -> u32 {
 /// can reach them (step pieces within two files and three ranks, the sliders whose
 /// empty-board lines cross them) instead of every piece kind asked square by square.
 fn count_king_escapes(pos: &Position, us: Color, ksq: Square) -> u32 {
+    free_king_squares(pos, us, ksq).count()
+}
+
+/// The squares next to `us`'s king on `ksq` without a piece of `us` that nothing of the
+/// other side attacks, the king taken off the board (a slider's ray does not stop at the
+/// king it checks): from one attack map, the other side's step pieces near the king and
+/// the sliders whose empty-board lines cross a square still free, each attack set looked up
+/// once, stopping when no square is left.
+pub(crate) fn free_king_squares(pos: &Position, us: Color, ksq: Square) -> Bitboard {
     let t = tables();
     let them = us.flip();
     let targets = t.king(ksq) & !pos.pieces(us);
     if targets.is_empty() {
-        return 0;
+        return targets;
     }
     let occ = pos.occupied() ^ Bitboard::from_square(ksq);
     let theirs = pos.pieces(them);
@@ -560,7 +569,7 @@ fn count_king_escapes(pos: &Position, us: Color, ksq: Square) -> u32 {
     for from in theirs.and_not(sliders) & step_reach(ksq) {
         free = free.and_not(t.attacks(pos.piece_on(from).piece_type(), them, from, occ));
         if free.is_empty() {
-            return 0;
+            return free;
         }
     }
     for from in sliders {
@@ -577,10 +586,10 @@ fn count_king_escapes(pos: &Position, us: Color, ksq: Square) -> u32 {
         }
         free = free.and_not(t.attacks(pt, them, from, occ));
         if free.is_empty() {
-            return 0;
+            return free;
         }
     }
-    free.count()
+    free
 }
 
 /// Squares within two files and three ranks of `sq`: where a step piece (a knight

@@ -24,6 +24,9 @@ pub struct MateCounters {
     /// Results that contradicted a stored result for the same board and hands (a proof
     /// within fewer plies than a disproof holds for): 0 in a sound search.
     pub contradictions: u64,
+    /// Checks tested for a mate in three at their attacker node
+    /// (`MateVariant::mate_in_three_at_checks`).
+    pub check_mate3_tests: u64,
 }
 
 impl std::ops::AddAssign for MateCounters {
@@ -38,12 +41,13 @@ impl std::ops::AddAssign for MateCounters {
         self.settled_cycles += d.settled_cycles;
         self.hand_generalisations += d.hand_generalisations;
         self.contradictions += d.contradictions;
+        self.check_mate3_tests += d.check_mate3_tests;
     }
 }
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 10] {
+    pub fn fields(&self) -> [(&'static str, u64); 11] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
@@ -55,6 +59,7 @@ impl MateCounters {
             ("settled", self.settled_cycles),
             ("generalised", self.hand_generalisations),
             ("contradictions", self.contradictions),
+            ("check_mate3", self.check_mate3_tests),
         ]
     }
 }

@@ -41,7 +41,7 @@ use super::horizon;
 use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::{MateLimits, MateVariant};
-use crate::shogi::movegen::has_legal_move;
+use crate::shogi::movegen::{has_legal_move, legal_king_moves};
 use crate::shogi::{
     count_evasions, generate_legal, legal_moves, Color, GenType, Hand, Move, MoveList, Position,
 };
@@ -499,6 +499,63 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// `MateVariant::mate_in_three_at_checks`: the current attacker node's checks that are
+    /// new (first numbers from their evasion count, kept in the evasion cache) with few
+    /// evasions, each tested once (a failed test marks its cache entry) for a mate in three:
+    /// every evasion allows a mate in one and reaches no board of the path or a position of
+    /// the game played before the root. A proof within three plies for the node's own hand.
+    fn mate_in_three_at_checks(&mut self, key: &NodeKey, children: &[Child]) -> Option<Lookup> {
+        let most = self.variant.mate_in_three_at_checks;
+        for c in children {
+            let (pn, ck) = (c.value.pn, c.key);
+            if pn == 0 || pn > most || c.value.dn != 1 {
+                continue;
+            }
+            if self.evasions_seen.get(ck.board_key, ck.hands) != Some(pn)
+                || self.evasions_seen.marked(ck.board_key, ck.hands)
+            {
+                continue;
+            }
+            self.counters.check_mate3_tests += 1;
+            if self.every_evasion_allows_mate_in_one(c.m) {
+                return Some(Lookup::proven(3, key.hands[self.attacker.index()]));
+            }
+            self.evasions_seen.mark(ck.board_key, ck.hands);
+        }
+        None
+    }
+
+    /// After the check `m`: the defender has a move, and each allows a mate in one (the
+    /// king's moves tried first: most escapes are one).
+    fn every_evasion_allows_mate_in_one(&mut self, m: Move) -> bool {
+        self.pos.do_move(m);
+        let mut replies = MoveList::new();
+        legal_king_moves(&self.pos, &mut replies);
+        let mut any = !replies.is_empty();
+        let mut all = self.each_allows_mate_in_one(&replies);
+        if all {
+            replies.clear();
+            legal_moves(&self.pos, &mut replies);
+            let king = self.pos.king_square(self.pos.side_to_move());
+            replies.retain(|r| r.is_drop() || Some(r.from()) != king);
+            any |= !replies.is_empty();
+            all = self.each_allows_mate_in_one(&replies);
+        }
+        self.pos.undo_move();
+        any && all
+    }
+
+    fn each_allows_mate_in_one(&mut self, replies: &MoveList) -> bool {
+        replies.iter().all(|&r| {
+            self.pos.do_move(r);
+            let repeats = self.path_boards.contains_key(&self.pos.board_key())
+                || self.history.contains_key(&self.pos.key());
+            let mated = !repeats && self.pos.mate_in_one().is_some();
+            self.pos.undo_move();
+            mated
+        })
+    }
+
     /// Search the current node until its proof number reaches `thpn` or its disproof number
     /// `thdn`, or it is resolved, with `depth` plies allowed (`UNBOUNDED`: any).
     pub fn mid(&mut self, key: NodeKey, thpn: u32, thdn: u32, depth: u16) -> Lookup {
@@ -619,6 +676,12 @@ impl<'a> Dfpn<'a> {
                         ..Lookup::UNKNOWN
                     }
                 };
+            }
+        }
+        if or && self.variant.mate_in_three_at_checks != 0 && (depth == UNBOUNDED || depth >= 3) {
+            if let Some(value) = self.mate_in_three_at_checks(&key, &children) {
+                self.store(&key, depth, value, 1);
+                return value;
             }
         }
         loop {

@@ -18,6 +18,8 @@ use crate::shogi::Hand;
 /// Entries: 2^16 words of 8 bytes (512 KiB, touched lazily).
 const INDEX_BITS: u32 = 16;
 const COUNT_MASK: u64 = 0xffff;
+/// A flag kept beside the count (a count stays far below it).
+const MARK: u64 = 0x8000;
 
 pub struct EvasionCache {
     slots: Vec<u64>,
@@ -50,7 +52,24 @@ impl EvasionCache {
     pub fn get(&self, board_key: u64, hands: [Hand; 2]) -> Option<u32> {
         let tag = Self::tag(board_key, hands);
         let word = self.slots[Self::slot(tag)];
-        (word != 0 && word & !COUNT_MASK == tag & !COUNT_MASK).then_some((word & COUNT_MASK) as u32)
+        (word != 0 && word & !COUNT_MASK == tag & !COUNT_MASK)
+            .then_some((word & COUNT_MASK & !MARK) as u32)
+    }
+
+    /// Has the kept position been marked ([`EvasionCache::mark`])? False when not kept.
+    pub fn marked(&self, board_key: u64, hands: [Hand; 2]) -> bool {
+        let tag = Self::tag(board_key, hands);
+        let word = self.slots[Self::slot(tag)];
+        word != 0 && word & !COUNT_MASK == tag & !COUNT_MASK && word & MARK != 0
+    }
+
+    /// Mark a kept position (nothing when it is not kept).
+    pub fn mark(&mut self, board_key: u64, hands: [Hand; 2]) {
+        let tag = Self::tag(board_key, hands);
+        let slot = &mut self.slots[Self::slot(tag)];
+        if *slot != 0 && *slot & !COUNT_MASK == tag & !COUNT_MASK {
+            *slot |= MARK;
+        }
     }
 
     /// Keep `count` (at least 1; a legal position has at most a few hundred moves).

@@ -112,6 +112,11 @@ pub struct MateVariant {
     /// An attacker node keeps the evasion counts of its new checks for the solve
     /// (`evasion_cache.rs`), so a re-entry does not count them again.
     pub evasion_cache: bool,
+    /// An attacker node tests its new checks with at most this many evasions for a mate in
+    /// three (every evasion allows a mate in one: the node is proven at once), once per
+    /// check position; 0: never (`default`). Kept for measurements (DESIGN.md §10.7): it
+    /// cuts the nodes but costs more time than it saves with our mate-in-one detector.
+    pub mate_in_three_at_checks: u32,
 }
 
 impl MateVariant {
@@ -126,10 +131,11 @@ impl MateVariant {
         mate_in_three_horizon: true,
         static_mate_in_one: true,
         evasion_cache: true,
+        mate_in_three_at_checks: 0,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -141,12 +147,15 @@ impl MateVariant {
         "mate-in-one-by-generation",
         "no-evasion-cache",
         "plain",
+        "mate-in-three-at-checks",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
     /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`,
-    /// `mate-in-one-by-generation`, `no-evasion-cache`), or `plain` (all of them off).
+    /// `mate-in-one-by-generation`, `no-evasion-cache`), `plain` (all of them off), or
+    /// `mate-in-three-at-checks` (`default` plus that test for checks with at most five
+    /// evasions).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
         match name {
@@ -197,6 +206,11 @@ impl MateVariant {
                 mate_in_three_horizon: false,
                 static_mate_in_one: false,
                 evasion_cache: false,
+                mate_in_three_at_checks: 0,
+            }),
+            "mate-in-three-at-checks" => Some(MateVariant {
+                mate_in_three_at_checks: 5,
+                ..d
             }),
             _ => None,
         }
