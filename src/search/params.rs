@@ -159,10 +159,6 @@ search_params! {
     /// The weight of the entry of the last move (its piece and destination). 128 against
     /// 0: SPRT s-corr2-lastmove, H1, 1,611 games, +27.5 Elo (+10.3..+44.7).
     corr_last_move_weight, CORR_LAST_MOVE_WEIGHT, "Tune_CorrLastMoveWeight", 128, 0, 1024;
-    /// A node that fails low gives the opponent's quiet move into it this many percent of
-    /// the statistics bonus of a cut-off at the node's depth (it refuted everything here;
-    /// 0: none; DESIGN.md §5.3).
-    fail_low_prior_bonus, FAIL_LOW_PRIOR_BONUS, "Tune_FailLowPriorBonus", 0, 0, 400;
 }
 
 impl SearchParams {

@@ -1421,12 +1421,6 @@ impl Worker {
                     .update(side, keys, best - static_eval, depth);
             }
         }
-        // DESIGN.md §5.3: a node where every move fails low makes the opponent's quiet
-        // move into it a refutation of what came before.
-        let prior_bonus = p.fail_low_prior_bonus();
-        if prior_bonus > 0 && best <= alpha_original && !root {
-            self.reward_prior_quiet(ply, depth, prior_bonus);
-        }
         let eval = (!in_check).then_some(raw_eval);
         self.store_tt(
             key,
@@ -1460,24 +1454,6 @@ impl Worker {
         let c = self.correction.correction(side, &keys, &self.config.params);
         let eval = (raw + c).clamp(-MATE_THRESHOLD + 1, MATE_THRESHOLD - 1);
         (eval, Some(keys))
-    }
-
-    /// The quiet statistics of the opponent's move into the node at `ply` (not the root)
-    /// rise by `percent` of a cut-off's bonus at `depth`: a move that left this side
-    /// nothing better than alpha. Captures and promotions have no quiet statistics, a null
-    /// move none at all.
-    fn reward_prior_quiet(&mut self, ply: usize, depth: i32, percent: i32) {
-        let Some(cur) = self.last_piece_to(ply) else {
-            return;
-        };
-        let prior = self.pos.last_move();
-        if prior.is_promotion() || !self.pos.last_captured().is_empty() {
-            return;
-        }
-        let them = !self.pos.side_to_move();
-        let prevs = self.previous_pairs(ply - 1);
-        let bonus = stat_bonus(&self.config.params, depth) * percent / 100;
-        self.heur.update_quiet(them, prior, cur, &prevs, bonus);
     }
 
     /// DESIGN.md §5.2, §5.3: a cut-off by `m` at `ply`. A quiet cut move becomes a killer
