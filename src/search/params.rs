@@ -108,9 +108,6 @@ search_params! {
     singular_depth, SINGULAR_DEPTH, "Tune_SingularDepth", 6, 0, 64;
     /// Singular extension: the others must stay below the table score minus this per ply.
     singular_margin, SINGULAR_MARGIN, "Tune_SingularMargin", 2, 0, 20;
-    /// Singular extension: the table move is extended by two plies when the others stay
-    /// this far (centipawns) below the singular bound, off the PV (0: never).
-    singular_double_margin, SINGULAR_DOUBLE_MARGIN, "Tune_SingularDoubleMargin", 0, 0, 1000;
     /// Singular extension: 1 searches the table move of a cut node one ply shallower when
     /// it is not singular (0: only when the table's score is above beta).
     singular_cut_node_reduction, SINGULAR_CUT_NODE_REDUCTION, "Tune_SingularCutNodeReduction", 0, 0, 1;

@@ -143,13 +143,7 @@ struct Frame {
     static_eval: i32,
     /// The move a singular-extension search leaves out of this node (`NONE` otherwise).
     excluded: Move,
-    /// Double singular extensions on the line from the root to this node: a line gets at
-    /// most `MAX_DOUBLE_EXTENSIONS`, so the tree stays finite.
-    double_extensions: u8,
 }
-
-/// Double singular extensions allowed on one line (DESIGN.md §4.12).
-const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Settings that do not change during a search.
 #[derive(Clone, Debug)]
@@ -398,7 +392,6 @@ impl Worker {
                 piece_to: None,
                 static_eval: -INFINITE,
                 excluded: Move::NONE,
-                double_extensions: 0,
             })
             .collect();
         Worker {
@@ -1101,7 +1094,6 @@ impl Worker {
                 + depth / p.nmp_depth_divisor()
                 + ((eval - beta) / p.nmp_eval_divisor()).min(3);
             self.frames[ply].piece_to = None;
-            self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
             self.pos.do_null_move();
             self.eval.do_null_move();
             let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
@@ -1123,8 +1115,7 @@ impl Worker {
         }
 
         // DESIGN.md §4.12: singular extension. When the table move is the only one that
-        // holds the table's bound (the others all fail below it), it is extended, by two
-        // plies when they fall far below it (a few times a line, off the PV); when even
+        // holds the table's bound (the others all fail below it), it is extended; when even
         // the others reach beta, the node cuts (multi-cut); when the table's score alone is
         // above beta, or the node is expected to fail high anyway, the table move is
         // searched one ply shallower instead.
@@ -1155,17 +1146,8 @@ impl Worker {
                 if self.stopped() {
                     return 0;
                 }
-                let double_margin = p.singular_double_margin();
                 if s < singular_beta {
-                    tt_move_extension = if double_margin > 0
-                        && !pv_node
-                        && s < singular_beta - double_margin
-                        && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS
-                    {
-                        2
-                    } else {
-                        1
-                    };
+                    tt_move_extension = 1;
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if tt_score >= beta || (cut_node && p.singular_cut_node_reduction() > 0) {
@@ -1277,10 +1259,7 @@ impl Worker {
                 }
                 0
             };
-            let extension = if m == tt_move { tt_move_extension } else { 0 };
-            let new_depth = depth - 1 + extension;
-            self.frames[ply + 1].double_extensions =
-                self.frames[ply].double_extensions + (extension == 2) as u8;
+            let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
             if root {
                 // Each root move's own selective depth.
                 self.seldepth = 1;
