@@ -527,7 +527,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_PIECES_WEIGHT),
     tune!(CORR_HANDS_WEIGHT),
     tune!(CORR_LAST_MOVE_WEIGHT),
-    tune!(CORR_KING_AREA_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
     tune!(LMR_TT_CAPTURE),

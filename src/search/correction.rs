@@ -5,23 +5,19 @@
 //! castle it scores too well, pieces in hand worth more in an attack than its hand values
 //! say). After a search of a node, the difference between its result and its corrected
 //! static evaluation is folded into one entry per feature: the pawns on the board, where
-//! each side's other pieces stand, both hands, the move that led to the position (its
-//! piece and destination), and each king's surroundings (its square and which pieces of
-//! either side, and which of its own golds and silvers, stand next to it: the castle and
-//! the attack on it). The next static evaluation of a position with the same
+//! each side's other pieces stand, both hands, and the move that led to the position (its
+//! piece and destination). The next static evaluation of a position with the same
 //! features is moved by the weighted sum of their entries (`Tune_Corr*Weight`, §6.5). The
 //! entries learn what is left after the correction, so the sum settles where the
 //! corrected evaluation is right on average.
 
 use super::params::SearchParams;
-use crate::shogi::attacks::tables;
-use crate::shogi::{Bitboard, Color, PieceType, Position};
+use crate::shogi::{Color, PieceType, Position};
 
 /// Entries per table and side to move.
 const SIZE: usize = 1 << 14;
-/// Features: board pawns, black's other pieces, white's other pieces, hands, last move,
-/// black's king area, white's king area.
-const FEATURES: usize = 7;
+/// Features: board pawns, black's other pieces, white's other pieces, hands, last move.
+const FEATURES: usize = 5;
 /// Entries hold sixteenths of a centipawn.
 const GRAIN: i32 = 16;
 /// A search result further than this from the static evaluation (centipawns) counts as
@@ -55,27 +51,8 @@ impl CorrectionKeys {
             // Pairs are below `PIECE_TO_NB` (2,592), inside the table; 0 (the empty
             // piece's) stands for no move.
             last_move.map_or(0, |pair| pair as u16),
-            index(king_area(pos, Color::Black)),
-            index(king_area(pos, Color::White)),
         ])
     }
-}
-
-/// A hash of `c`'s king square and of what stands next to it: the pieces of each side and
-/// `c`'s own golds (and gold-movers) and silvers, the shape of a castle.
-#[inline]
-fn king_area(pos: &Position, c: Color) -> u64 {
-    let Some(ksq) = pos.king_square(c) else {
-        return 0;
-    };
-    let ring = tables().king(ksq);
-    let own = pos.pieces(c) & ring;
-    let defenders = own & (pos.golds() | pos.pieces_of(c, PieceType::Silver));
-    let attackers: Bitboard = pos.pieces(c.flip()) & ring;
-    mix(own.0, 0x5851_F42D_4C95_7F2D)
-        ^ mix(defenders.0, 0x1405_7B7E_F767_814F)
-        ^ mix(attackers.0, 0x2545_F491_4F6C_DD1D)
-        ^ (ksq.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A 64-bit hash of a board set, different per `salt`.
@@ -130,8 +107,6 @@ impl CorrectionHistory {
             params.corr_pieces_weight(),
             params.corr_hands_weight(),
             params.corr_last_move_weight(),
-            params.corr_king_area_weight(),
-            params.corr_king_area_weight(),
         ];
         let sum: i64 = (0..FEATURES)
             .map(|f| self.entries[Self::slot(side, f, keys.0[f])] as i64 * weights[f] as i64)
@@ -172,12 +147,8 @@ mod tests {
             h.update(Color::Black, &keys, 100, 20);
         }
         // Every feature's entry a little short of the error (an update moves a quarter of
-        // the way, in whole sixteenths), weighted by the defaults: half of each of the
-        // first five.
+        // the way, in whole sixteenths), weighted by the defaults: half of each of the five.
         assert_eq!(h.correction(Color::Black, &keys, &params), 249);
-        let mut king_areas_too = SearchParams::default();
-        king_areas_too.values[index::CORR_KING_AREA_WEIGHT] = 64;
-        assert_eq!(h.correction(Color::Black, &keys, &king_areas_too), 299);
         let mut last_move_only = SearchParams::default();
         last_move_only.values[index::CORR_PAWN_WEIGHT] = 0;
         last_move_only.values[index::CORR_PIECES_WEIGHT] = 0;
@@ -205,12 +176,5 @@ mod tests {
         let c = CorrectionKeys::of(&pawn_moved, Some(1234));
         assert_eq!(c.0[..4], b.0[..4]);
         assert_eq!(c.0[4], 1234);
-        // A silver next to black's king changes black's king area, not white's.
-        let silver_up = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B2S2R1/LNSGKG1NL w - 2");
-        let d = CorrectionKeys::of(&silver_up, None);
-        assert_ne!(d.0[5], a.0[5]);
-        assert_eq!(d.0[6], a.0[6]);
-        let king_moved = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B2K2R1/LNSG1GSNL w - 2");
-        assert_ne!(CorrectionKeys::of(&king_moved, None).0[5], a.0[5]);
     }
 }

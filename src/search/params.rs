@@ -156,8 +156,6 @@ search_params! {
     /// The weight of the entry of the last move (its piece and destination). 128 against
     /// 0: SPRT s-corr2-lastmove, H1, 1,611 games, +27.5 Elo (+10.3..+44.7).
     corr_last_move_weight, CORR_LAST_MOVE_WEIGHT, "Tune_CorrLastMoveWeight", 128, 0, 1024;
-    /// The weight of each king's area entry (its square, the pieces next to it).
-    corr_king_area_weight, CORR_KING_AREA_WEIGHT, "Tune_CorrKingAreaWeight", 0, 0, 1024;
 }
 
 impl SearchParams {
