@@ -84,6 +84,67 @@ fn agrees_with_brute_force_on_random_positions() {
     );
 }
 
+/// In check the detector moves only onto the checker or between it and the king (its own
+/// static path, not the generating detector): against brute force on every position in
+/// check of 200,000 random ones, and on the positions after every check of the defender
+/// in the 1,568 `mate1.sfen` positions with the turn passed to it (the attacker, in check,
+/// often still has an evasion that mates there).
+#[test]
+fn agrees_with_brute_force_in_check() {
+    let (mut with, mut without) = (0u32, 0u32);
+    let mut compare = |pos: &mut Position| {
+        let expected = brute_force(pos);
+        let sfen = pos.to_sfen();
+        match pos.mate_in_one() {
+            Some(m) => {
+                assert!(expected && mates(pos, m), "{m} in {sfen}");
+                with += 1;
+            }
+            None => {
+                assert!(!expected, "missed a mate in {sfen}");
+                without += 1;
+            }
+        }
+        assert_eq!(
+            pos.mate_in_one_by_generation().is_some(),
+            expected,
+            "{sfen}"
+        );
+        assert_eq!(pos.to_sfen(), sfen);
+    };
+    common::random_positions(0x3A7E_0002, 200_000, |pos| {
+        if pos.in_check() {
+            compare(pos);
+        }
+    });
+    let text = std::fs::read_to_string(common::data_path("tsume/mate1.sfen")).unwrap();
+    for sfen in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut fields: Vec<&str> = sfen.split(' ').collect();
+        fields[1] = if fields[1] == "b" { "w" } else { "b" };
+        let Ok(mut pos) = Position::from_sfen_with(&fields.join(" "), Validation::Composed) else {
+            continue;
+        };
+        if pos.in_check() {
+            continue;
+        }
+        let checks: Vec<_> = legal(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| pos.gives_check(m))
+            .collect();
+        for m in checks {
+            pos.do_move(m);
+            compare(&mut pos);
+            pos.undo_move();
+        }
+    }
+    eprintln!("positions in check: {with} with a mate in one, {without} without");
+    assert!(
+        with >= 100 && without >= 5_000,
+        "{with} with, {without} without"
+    );
+}
+
 /// The detector's static test must not trust the board before the move: a checker next to
 /// the king counts as defended when the move itself opens the defender's line.
 #[test]
@@ -118,6 +179,9 @@ fn agrees_with_brute_force_near_tsume_problems() {
     }
     let mut rng = common::Rng(0x6D31_7473_756D_6501);
     let (mut with, mut without) = (0u32, 0u32);
+    // Positions in check (a defender's turn after a check): the detector's in-check path,
+    // which moves only onto the checker or the squares between (with and without a mate).
+    let (mut in_check_with, mut in_check_without) = (0u32, 0u32);
     for sfen in &starts {
         for _walk in 0..4 {
             let mut pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
@@ -140,6 +204,13 @@ fn agrees_with_brute_force_near_tsume_problems() {
                 } else {
                     without += 1;
                 }
+                if pos.in_check() {
+                    *if expected {
+                        &mut in_check_with
+                    } else {
+                        &mut in_check_without
+                    } += 1;
+                }
                 // The attacker checks (or, if it cannot, moves anyhow); the defender replies.
                 let mut moves: Vec<_> = legal(&pos).iter().copied().collect();
                 if ply % 2 == 0 {
@@ -159,9 +230,16 @@ fn agrees_with_brute_force_near_tsume_problems() {
             }
         }
     }
-    eprintln!("near tsume problems: {with} with a mate in one, {without} without");
+    eprintln!(
+        "near tsume problems: {with} with a mate in one, {without} without; in check \
+         {in_check_with} with, {in_check_without} without"
+    );
     assert!(
         with >= 2_000 && without >= 10_000,
         "{with} with, {without} without"
+    );
+    assert!(
+        in_check_without >= 5_000,
+        "in check: {in_check_with} with, {in_check_without} without"
     );
 }

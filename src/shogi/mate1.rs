@@ -37,6 +37,13 @@ const DROPPED: [PieceType; 6] = [
     PieceType::Lance,
 ];
 
+/// Where a piece of any kind and colour could stand to attack `sq`: its empty-board lines
+/// and knight squares.
+fn could_attack(sq: Square) -> Bitboard {
+    let t = tables();
+    t.rook_empty(sq) | t.bishop_empty(sq) | t.knight(Color::Black, sq) | t.knight(Color::White, sq)
+}
+
 /// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
 /// pawn, lance, knight and silver move like a gold.
 fn gold_slot(pt: PieceType) -> PieceType {
@@ -60,16 +67,34 @@ impl Position {
         let us = self.side_to_move();
         let them = us.flip();
         let ksq = self.king_square(them)?;
-        if self.in_check() {
-            return self.mate_in_one_by_generation();
-        }
         let t = tables();
+        // Where a move of ours may land: in check, on the checker or between it and our
+        // king (our king's own moves, generated below when they may check, are legal
+        // evasions as generated); in double check only the king moves.
+        let mut evading = Bitboard::ALL;
+        if self.in_check() {
+            let checkers = self.checkers();
+            match self.king_square(us) {
+                Some(k) if !checkers.more_than_one() => {
+                    evading = t.between(k, checkers.lsb()) | checkers;
+                }
+                _ => return self.mate_in_one_by_generation(),
+            }
+        }
         let escape = EscapeTest::new(self, us, ksq);
         let free = escape.free;
         let own = self.pieces(us);
         let occ = self.occupied();
         let empty = !occ;
 
+        // A bound for every kind first, from the empty-board lines and knight squares of
+        // the king and of each free square (where any piece could attack it from): when it
+        // is empty, as it mostly is with free squares on two sides of the king, no kind's
+        // attack set is looked up.
+        let mut bound = evading.and_not(own) & could_attack(ksq);
+        for sq in free {
+            bound &= could_attack(sq);
+        }
         // Where a piece of each kind (after the move) must land: it checks from there and
         // reaches every free square (`reach_all`, indexed by kind; the golds' promoted kinds
         // share the gold's entry). Landing on a free square never mates unless the move
@@ -77,30 +102,52 @@ impl Position {
         // Only the kinds a move or drop can produce here are looked up.
         let hand = self.hand(us);
         let mut wanted = [false; PieceType::NB];
-        for pt in DROPPED {
-            wanted[pt.index()] = hand.has(pt);
-        }
-        for pt in PieceType::ALL {
-            if pt != PieceType::King && self.pieces_of(us, pt).any() {
-                wanted[gold_slot(pt).index()] = true;
-                if pt.can_promote() {
-                    wanted[gold_slot(pt.promoted()).index()] = true;
+        if bound.any() {
+            for pt in DROPPED {
+                wanted[pt.index()] = hand.has(pt);
+            }
+            for pt in PieceType::ALL {
+                if pt != PieceType::King && self.pieces_of(us, pt).any() {
+                    wanted[gold_slot(pt).index()] = true;
+                    if pt.can_promote() {
+                        wanted[gold_slot(pt.promoted()).index()] = true;
+                    }
                 }
             }
         }
         let mut reach_all = [Bitboard::EMPTY; PieceType::NB];
-        for pt in PieceType::ALL {
-            if !wanted[pt.index()] {
-                continue;
-            }
-            let mut to = t.attacks(pt, them, ksq, occ) & !own;
+        if bound.any() {
+            // The free squares listed once; the pawn, silver and gold reach only squares
+            // next to their own, so they land next to the king and to every free square.
+            let mut squares = [ksq; 8];
+            let mut n = 0;
+            let mut contact = bound & t.king(ksq);
             for sq in free {
-                if to.is_empty() {
-                    break;
-                }
-                to &= t.attacks(pt, them, sq, escape.occupied);
+                squares[n] = sq;
+                n += 1;
+                contact &= t.king(sq);
             }
-            reach_all[pt.index()] = to;
+            let squares = &squares[..n];
+            for pt in PieceType::ALL {
+                if !wanted[pt.index()] {
+                    continue;
+                }
+                let within = match pt {
+                    PieceType::Pawn | PieceType::Silver | PieceType::Gold => contact,
+                    _ => bound,
+                };
+                if within.is_empty() {
+                    continue;
+                }
+                let mut to = t.attacks(pt, them, ksq, occ) & within;
+                for &sq in squares {
+                    if to.is_empty() {
+                        break;
+                    }
+                    to &= t.attacks(pt, them, sq, escape.occupied);
+                }
+                reach_all[pt.index()] = to;
+            }
         }
         for pt in [
             PieceType::ProPawn,
@@ -117,7 +164,7 @@ impl Position {
             if !hand.has(pt) {
                 continue;
             }
-            let targets = reach_all[pt.index()] & empty & !dead_ranks(us, pt);
+            let targets = reach_all[pt.index()] & empty & evading & !dead_ranks(us, pt);
             for to in targets {
                 let m = Move::drop(pt, to);
                 if self.mates_after_static_test(&escape, m) {
@@ -136,19 +183,25 @@ impl Position {
         let lances = self.pieces_of(us, PieceType::Lance);
         let mut openers = Bitboard::EMPTY;
         for sq in free {
-            let diagonal = t.bishop(sq, escape.occupied);
-            let first = diagonal & own;
-            if first.any() {
-                let behind = t.bishop(sq, escape.occupied.and_not(first)) & diagonal_sliders;
-                for s in behind.and_not(diagonal) {
-                    openers |= t.between(sq, s) & first;
+            // Only where one of our sliders stands on the square's empty-board lines.
+            if (t.bishop_empty(sq) & diagonal_sliders).any() {
+                let diagonal = t.bishop(sq, escape.occupied);
+                let first = diagonal & own;
+                if first.any() {
+                    let behind = t.bishop(sq, escape.occupied.and_not(first)) & diagonal_sliders;
+                    for s in behind.and_not(diagonal) {
+                        openers |= t.between(sq, s) & first;
+                    }
                 }
+            }
+            let straight_behind = straight_sliders | (lances & t.lance_empty(them, sq));
+            if (t.rook_empty(sq) & straight_behind).is_empty() {
+                continue;
             }
             let straight = t.rook(sq, escape.occupied);
             let first = straight & own;
             if first.any() {
-                let behind = t.rook(sq, escape.occupied.and_not(first))
-                    & (straight_sliders | (lances & t.lance_empty(them, sq)));
+                let behind = t.rook(sq, escape.occupied.and_not(first)) & straight_behind;
                 for s in behind.and_not(straight) {
                     openers |= t.between(sq, s) & first;
                 }
@@ -167,6 +220,7 @@ impl Position {
         for r in reach_all {
             destinations |= r;
         }
+        destinations &= evading;
         let pinned = self.pinned(us);
         let zone = Bitboard::zone(us);
         for to in destinations {
@@ -203,7 +257,7 @@ impl Position {
             self,
             &mut list,
             (discoverers | openers).and_not(king_bb),
-            !own,
+            evading.and_not(own),
             Promo::Both,
         );
         if own_king.is_some_and(|k| discoverers.has(k)) {

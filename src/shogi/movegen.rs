@@ -642,20 +642,54 @@ fn count_drops(pos: &Position, targets: Bitboard) -> u32 {
 }
 
 /// True when the side to move has at least one legal move. In check (where mate search
-/// asks), king moves are tried first and the rest only when the king cannot step away.
+/// asks) without generating: [`has_evasion`], the king's free squares first.
 pub fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
     if !pos.in_check() {
         generate_impl::<true>(pos, GenType::NonEvasions, &mut list);
         return !list.is_empty();
     }
+    has_evasion(pos)
+}
+
+/// In check: whether [`count_evasions`] would count at least one, asked cheapest first and
+/// stopping at the first (the king's free squares, a drop between, a piece that takes the
+/// checker or steps between). Without a list: the mate-in-one detector asks it after every
+/// candidate check it plays.
+fn has_evasion(pos: &Position) -> bool {
     let us = pos.side_to_move();
-    king_moves::<true>(pos, &mut list, !pos.pieces(us));
-    if !list.is_empty() {
+    let t = tables();
+    let Some(ksq) = pos.king_square(us) else {
+        return false;
+    };
+    if free_king_squares(pos, us, ksq).any() {
         return true;
     }
-    generate_impl::<true>(pos, GenType::Evasions, &mut list);
-    !list.is_empty()
+    let checkers = pos.checkers();
+    if checkers.more_than_one() || checkers.is_empty() {
+        return false;
+    }
+    let checker = checkers.lsb();
+    let between = t.between(ksq, checker);
+    if count_drops(pos, between) > 0 {
+        return true;
+    }
+    let occ = pos.occupied();
+    let pinned = pos.pinned(us);
+    let movers = pos.pieces(us).and_not(Bitboard::from_square(ksq));
+    for to in between | checkers {
+        for from in pos.attackers_to(us, to, occ) & movers {
+            if pinned.has(from) && !t.line(ksq, from).has(to) {
+                continue;
+            }
+            let pt = pos.piece_on(from).piece_type();
+            let one = Bitboard::from_square(to);
+            if (promoting_targets(us, pt, from, one) | non_promoting_targets(us, pt, one)).any() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -810,6 +844,7 @@ mod tests {
                         m.usi(),
                         list.iter().map(|e| e.usi()).collect::<Vec<_>>()
                     );
+                    assert_eq!(has_evasion(&pos), !list.is_empty(), "{pos}");
                     checked += 1;
                     with_interpositions += list.iter().any(|e| e.is_drop()) as u32;
                     pos.undo_move();
