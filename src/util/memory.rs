@@ -22,6 +22,8 @@
 use std::alloc::Layout;
 use std::fmt;
 use std::ptr::NonNull;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// A host-sized allocation that was refused or failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,9 +65,38 @@ fn allowed_share(available: u64) -> u64 {
     available - available / 8
 }
 
+/// How long a reading of the available memory may serve small requests.
+const READING_LIFETIME: Duration = Duration::from_millis(100);
+
+/// A request of at most this share (1/`SMALL_SHARE`) of the available memory counts as
+/// small: a reading younger than [`READING_LIFETIME`] may answer for it.
+const SMALL_SHARE: u64 = 64;
+
+/// The last reading of [`available_bytes`] and when it was taken.
+static LAST_READING: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
+
+/// The memory available for a request of `bytes`: a reading younger than
+/// [`READING_LIFETIME`] when the request is at most 1/[`SMALL_SHARE`] of it (the mate
+/// solver allocates a 256 KiB table per solve, and the reads of /proc and the cgroup files
+/// cost more than a short solve), else a fresh one. For a small request to pass that a
+/// fresh reading would refuse, the available memory must fall to about 1/56 of the
+/// reading within that time; step 3 of the policy still answers for the pages themselves.
+fn available_for(bytes: u64) -> Option<u64> {
+    let mut last = LAST_READING.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, reading)) = *last {
+        let small = reading.is_none_or(|a| bytes <= a / SMALL_SHARE);
+        if small && at.elapsed() < READING_LIFETIME {
+            return reading;
+        }
+    }
+    let reading = available_bytes();
+    *last = Some((Instant::now(), reading));
+    reading
+}
+
 /// Policy step 1: is a request of `bytes` small enough to try?
 pub fn check_fits(bytes: u64, what: &'static str) -> Result<(), AllocError> {
-    let Some(available) = available_bytes() else {
+    let Some(available) = available_for(bytes) else {
         return Ok(());
     };
     if bytes > allowed_share(available) {
