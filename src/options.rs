@@ -530,8 +530,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
     tune!(LMR_TT_CAPTURE),
-    tune!(LMR_DEEPER_MARGIN),
-    tune!(LMR_SHALLOWER_MARGIN),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -127,13 +127,6 @@ search_params! {
     /// Late quiet moves of a node whose table move is a capture are reduced this many
     /// plies more (DESIGN.md §4.8).
     lmr_tt_capture, LMR_TT_CAPTURE, "Tune_LmrTtCapture", 0, 0, 4;
-    /// A reduced move whose reduced search beat the node's best (or alpha) by more than
-    /// this plus two centipawns per ply is searched again a ply deeper than planned, one
-    /// that beat it by less than `Tune_LmrShallowerMargin` a ply shallower (0: neither;
-    /// DESIGN.md §4.8).
-    lmr_deeper_margin, LMR_DEEPER_MARGIN, "Tune_LmrDeeperMargin", 0, 0, 1000;
-    /// See `Tune_LmrDeeperMargin`.
-    lmr_shallower_margin, LMR_SHALLOWER_MARGIN, "Tune_LmrShallowerMargin", 10, 0, 1000;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;

@@ -1312,26 +1312,7 @@ impl Worker {
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if r > 0 && score > alpha {
-                    // A reduced move that beat alpha by far is searched a ply deeper than
-                    // planned, one that barely did a ply shallower (DESIGN.md §4.8).
-                    let deeper_margin = p.lmr_deeper_margin();
-                    let research_depth = if deeper_margin == 0 || score >= MATE_THRESHOLD {
-                        new_depth
-                    } else if score > best.max(alpha) + deeper_margin + 2 * new_depth {
-                        new_depth + 1
-                    } else if score < best.max(alpha) + p.lmr_shallower_margin() {
-                        new_depth - 1
-                    } else {
-                        new_depth
-                    };
-                    score = -self.search(
-                        -alpha - 1,
-                        -alpha,
-                        research_depth,
-                        ply + 1,
-                        false,
-                        !cut_node,
-                    );
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
