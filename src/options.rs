@@ -529,7 +529,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_LAST_MOVE_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
-    tune!(LMR_TT_CAPTURE),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

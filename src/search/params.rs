@@ -124,9 +124,6 @@ search_params! {
     /// plies more (DESIGN.md §4.8). With `Tune_LmrTtPv` 1, against both at 0: SPRT
     /// nodetype2, +29.9 Elo (+11.9..+48.1), 1,256 games.
     lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
-    /// Late quiet moves of a node whose table move is a capture are reduced this many
-    /// plies more (DESIGN.md §4.8).
-    lmr_tt_capture, LMR_TT_CAPTURE, "Tune_LmrTtCapture", 0, 0, 4;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;

@@ -1171,8 +1171,6 @@ impl Worker {
         self.frames[ply].picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
-        // A capture the table expects to be best makes the quiet moves less likely to be.
-        let tt_capture = tt_move.is_some() && self.pos.is_capture(tt_move);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried = 0;
@@ -1288,9 +1286,6 @@ impl Worker {
                     }
                     if cut_node {
                         extra += p.lmr_cut_node();
-                    }
-                    if tt_capture {
-                        extra += p.lmr_tt_capture();
                     }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
