@@ -60,19 +60,11 @@ fn agrees_with_brute_force_on_random_positions() {
     let (mut with, mut without, mut in_check) = (0, 0, 0);
     common::random_positions(0x3A7E_0001, 20_000, |pos| {
         in_check += pos.in_check() as u32;
-        let expected = brute_force(pos);
-        let sfen = pos.to_sfen();
-        match pos.mate_in_one() {
-            Some(m) => {
-                assert!(expected && mates(pos, m), "{m} in {sfen}");
-                with += 1;
-            }
-            None => {
-                assert!(!expected, "missed a mate in {sfen}");
-                without += 1;
-            }
+        if agrees_with_brute_force(pos) {
+            with += 1;
+        } else {
+            without += 1;
         }
-        assert_eq!(pos.to_sfen(), sfen);
     });
     eprintln!(
         "random positions: {with} with a mate in one, {without} without, {in_check} in check"
@@ -93,24 +85,18 @@ fn agrees_with_brute_force_on_random_positions() {
 fn agrees_with_brute_force_in_check() {
     let (mut with, mut without) = (0u32, 0u32);
     let mut compare = |pos: &mut Position| {
-        let expected = brute_force(pos);
-        let sfen = pos.to_sfen();
-        match pos.mate_in_one() {
-            Some(m) => {
-                assert!(expected && mates(pos, m), "{m} in {sfen}");
-                with += 1;
-            }
-            None => {
-                assert!(!expected, "missed a mate in {sfen}");
-                without += 1;
-            }
-        }
+        let found = agrees_with_brute_force(pos);
         assert_eq!(
             pos.mate_in_one_by_generation().is_some(),
-            expected,
-            "{sfen}"
+            found,
+            "{}",
+            pos.to_sfen()
         );
-        assert_eq!(pos.to_sfen(), sfen);
+        if found {
+            with += 1;
+        } else {
+            without += 1;
+        }
     };
     common::random_positions(0x3A7E_0002, 200_000, |pos| {
         if pos.in_check() {
@@ -242,4 +228,17 @@ fn agrees_with_brute_force_near_tsume_problems() {
         in_check_without >= 5_000,
         "in check: {in_check_with} with, {in_check_without} without"
     );
+}
+
+/// Asserts that the detector answers a mate exactly when brute force finds one (and that
+/// its move mates), leaving the position as it was; true when there is a mate.
+fn agrees_with_brute_force(pos: &mut Position) -> bool {
+    let expected = brute_force(pos);
+    let sfen = pos.to_sfen();
+    match pos.mate_in_one() {
+        Some(m) => assert!(expected && mates(pos, m), "{m} in {sfen}"),
+        None => assert!(!expected, "missed a mate in {sfen}"),
+    }
+    assert_eq!(pos.to_sfen(), sfen);
+    expected
 }
