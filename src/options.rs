@@ -500,6 +500,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(FUTILITY_BASE),
     tune!(FUTILITY_MARGIN),
     tune!(LMP_BASE),
+    tune!(LMP_DEPTH),
+    tune!(FUTILITY_DEPTH),
+    tune!(CAPTURE_FUTILITY_MARGIN),
     tune!(NMP_BASE),
     tune!(NMP_DEPTH_DIVISOR),
     tune!(NMP_EVAL_DIVISOR),
@@ -529,6 +532,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_LAST_MOVE_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
+    tune!(TT_CUT_BONUS),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -71,6 +71,15 @@ search_params! {
     futility_margin, FUTILITY_MARGIN, "Tune_FutilityMargin", 120, 30, 400;
     /// Late-move pruning: quiet moves tried before the rest are skipped, plus depth².
     lmp_base, LMP_BASE, "Tune_LmpBase", 3, 0, 20;
+    /// Deepest node whose late quiet moves are pruned by count.
+    lmp_depth, LMP_DEPTH, "Tune_LmpDepth", 4, 1, 12;
+    /// Deepest node whose quiet moves are pruned by futility.
+    futility_depth, FUTILITY_DEPTH, "Tune_FutilityDepth", 3, 1, 12;
+    /// Futility pruning of captures (DESIGN.md §6.2): off the PV, at depth 6 or less, a
+    /// capture that neither promotes nor checks is skipped when the static evaluation plus
+    /// what it takes (on the board and in hand) plus this margin per ply of depth plus one
+    /// stays at or below alpha (0: off).
+    capture_futility_margin, CAPTURE_FUTILITY_MARGIN, "Tune_CaptureFutilityMargin", 0, 0, 1000;
     /// Null move: the base reduction (DESIGN.md §4.7).
     nmp_base, NMP_BASE, "Tune_NmpBase", 3, 1, 6;
     /// Null move: one more ply of reduction per this many plies of depth.
@@ -115,6 +124,9 @@ search_params! {
     /// move is searched one ply shallower (0: never; DESIGN.md §4.12). 4 against 0: SPRT
     /// s-iir4, H1, LLR 3.01, 1,720 games, +25.9 Elo (+9.5..+42.4).
     iir_depth, IIR_DEPTH, "Tune_IirDepth", 4, 0, 64;
+    /// 1: a quiet table move that cuts a node by the table's bound earns a cut-off's
+    /// history bonus, killer and counter-move slots (0: statistics only from searched moves).
+    tt_cut_bonus, TT_CUT_BONUS, "Tune_TtCutBonus", 0, 0, 1;
     /// Quiescence plies after which only recaptures on the last move's square are
     /// searched (outside check; DESIGN.md §4.9).
     qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;

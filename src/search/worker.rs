@@ -996,6 +996,19 @@ impl Worker {
             tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
+                // A quiet table move that cuts the node earns the statistics of a cut-off
+                // (DESIGN.md §5.3), as if it had been searched here.
+                if self.config.params.tt_cut_bonus() > 0
+                    && s >= beta
+                    && e.bound != Bound::Upper
+                    && tt_move.is_some()
+                    && !self.pos.is_capture(tt_move)
+                    && !tt_move.is_promotion()
+                {
+                    let prevs = self.previous_pairs(ply);
+                    let cur = piece_to(&self.pos, tt_move);
+                    self.update_statistics(ply, depth, tt_move, cur, &prevs, &[], &[]);
+                }
                 match e.bound {
                     Bound::Exact => return s,
                     Bound::Lower => alpha = alpha.max(s),
@@ -1211,16 +1224,35 @@ impl Worker {
             if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
-                    && depth <= 4
+                    && depth <= p.lmp_depth()
                     && quiets_tried
                         >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize)
                 {
                     continue;
                 }
                 if features.futility
-                    && depth <= 3
+                    && depth <= p.futility_depth()
                     && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha
                 {
+                    continue;
+                }
+            }
+            // Futility of captures (DESIGN.md §6.2): what this one takes cannot lift the
+            // node to alpha.
+            let capture_futility_margin = p.capture_futility_margin();
+            if capture_futility_margin > 0
+                && capture
+                && i > 0
+                && depth <= 6
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && !m.is_promotion()
+                && best > -MATE_THRESHOLD
+            {
+                let taken = self.pos.piece_on(m.to()).piece_type();
+                let gain = see_value(taken) + see_value(taken.unpromoted());
+                if static_eval + gain + capture_futility_margin * (depth + 1) <= alpha {
                     continue;
                 }
             }
