@@ -46,6 +46,29 @@ fn could_attack(sq: Square) -> Bitboard {
 
 /// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
 /// pawn, lance, knight and silver move like a gold.
+/// The pieces of `own` that stand first on a line from `sq` with one of `sliders` right
+/// behind them (`line(occupied)`: the squares seen from `sq` along the lines): moving one
+/// of them opens the slider's line onto `sq`.
+#[inline(always)]
+fn pieces_before_sliders(
+    sq: Square,
+    occupied: Bitboard,
+    own: Bitboard,
+    sliders: Bitboard,
+    line: impl Fn(Bitboard) -> Bitboard,
+) -> Bitboard {
+    let seen = line(occupied);
+    let first = seen & own;
+    let mut openers = Bitboard::EMPTY;
+    if first.any() {
+        let behind = line(occupied.and_not(first)) & sliders;
+        for s in behind.and_not(seen) {
+            openers |= tables().between(sq, s) & first;
+        }
+    }
+    openers
+}
+
 fn gold_slot(pt: PieceType) -> PieceType {
     if pt.moves_like_gold() {
         PieceType::Gold
@@ -185,26 +208,16 @@ impl Position {
         for sq in free {
             // Only where one of our sliders stands on the square's empty-board lines.
             if (t.bishop_empty(sq) & diagonal_sliders).any() {
-                let diagonal = t.bishop(sq, escape.occupied);
-                let first = diagonal & own;
-                if first.any() {
-                    let behind = t.bishop(sq, escape.occupied.and_not(first)) & diagonal_sliders;
-                    for s in behind.and_not(diagonal) {
-                        openers |= t.between(sq, s) & first;
-                    }
-                }
+                openers |= pieces_before_sliders(sq, escape.occupied, own, diagonal_sliders, |o| {
+                    t.bishop(sq, o)
+                });
             }
+            // Our lances count where they point at the square.
             let straight_behind = straight_sliders | (lances & t.lance_empty(them, sq));
-            if (t.rook_empty(sq) & straight_behind).is_empty() {
-                continue;
-            }
-            let straight = t.rook(sq, escape.occupied);
-            let first = straight & own;
-            if first.any() {
-                let behind = t.rook(sq, escape.occupied.and_not(first)) & straight_behind;
-                for s in behind.and_not(straight) {
-                    openers |= t.between(sq, s) & first;
-                }
+            if (t.rook_empty(sq) & straight_behind).any() {
+                openers |= pieces_before_sliders(sq, escape.occupied, own, straight_behind, |o| {
+                    t.rook(sq, o)
+                });
             }
         }
         let own_king = self.king_square(us);
