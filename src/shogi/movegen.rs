@@ -515,17 +515,32 @@ pub fn count_evasions(pos: &Position) -> u32 {
     let Some(ksq) = pos.king_square(us) else {
         return 0;
     };
-    let own = pos.pieces(us);
-    let mut count = count_king_escapes(pos, us, ksq);
+    let count = count_king_escapes(pos, us, ksq);
     let checkers = pos.checkers();
     if checkers.more_than_one() || checkers.is_empty() {
         return count;
     }
-    let checker = checkers.lsb();
-    let between = t.between(ksq, checker);
+    let between = t.between(ksq, checkers.lsb());
+    count + interposing_moves::<false>(pos, us, ksq, checkers, between) + count_drops(pos, between)
+}
+
+/// The board moves of `us`'s pieces other than the king on `ksq` onto the single checker
+/// (`checkers`) or onto `between` (the squares between it and the king), pins respected:
+/// how many there are, promoting and not, or with `FIRST` a count above 0 as soon as one
+/// is found. One walk for [`count_evasions`] (every move) and [`has_evasion`] (the first).
+#[inline(always)]
+fn interposing_moves<const FIRST: bool>(
+    pos: &Position,
+    us: Color,
+    ksq: Square,
+    checkers: Bitboard,
+    between: Bitboard,
+) -> u32 {
+    let t = tables();
     let occ = pos.occupied();
     let pinned = pos.pinned(us);
-    let movers = own.and_not(Bitboard::from_square(ksq));
+    let movers = pos.pieces(us).and_not(Bitboard::from_square(ksq));
+    let mut count = 0;
     for to in between | checkers {
         for from in pos.attackers_to(us, to, occ) & movers {
             if pinned.has(from) && !t.line(ksq, from).has(to) {
@@ -535,9 +550,12 @@ pub fn count_evasions(pos: &Position) -> u32 {
             let one = Bitboard::from_square(to);
             count += promoting_targets(us, pt, from, one).count()
                 + non_promoting_targets(us, pt, one).count();
+            if FIRST && count > 0 {
+                return count;
+            }
         }
     }
-    count + count_drops(pos, between)
+    count
 }
 
 /// The squares next to `us`'s king on `ksq`, not held by `us`, that the other side does
@@ -669,27 +687,8 @@ fn has_evasion(pos: &Position) -> bool {
     if checkers.more_than_one() || checkers.is_empty() {
         return false;
     }
-    let checker = checkers.lsb();
-    let between = t.between(ksq, checker);
-    if count_drops(pos, between) > 0 {
-        return true;
-    }
-    let occ = pos.occupied();
-    let pinned = pos.pinned(us);
-    let movers = pos.pieces(us).and_not(Bitboard::from_square(ksq));
-    for to in between | checkers {
-        for from in pos.attackers_to(us, to, occ) & movers {
-            if pinned.has(from) && !t.line(ksq, from).has(to) {
-                continue;
-            }
-            let pt = pos.piece_on(from).piece_type();
-            let one = Bitboard::from_square(to);
-            if (promoting_targets(us, pt, from, one) | non_promoting_targets(us, pt, one)).any() {
-                return true;
-            }
-        }
-    }
-    false
+    let between = t.between(ksq, checkers.lsb());
+    count_drops(pos, between) > 0 || interposing_moves::<true>(pos, us, ksq, checkers, between) > 0
 }
 
 #[cfg(test)]
