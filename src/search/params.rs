@@ -65,6 +65,8 @@ search_params! {
     rfp_depth, RFP_DEPTH, "Tune_RfpDepth", 5, 1, 12;
     /// Razoring margin per ply of depth.
     razor_margin, RAZOR_MARGIN, "Tune_RazorMargin", 350, 100, 800;
+    /// Deepest razoring node.
+    razor_depth, RAZOR_DEPTH, "Tune_RazorDepth", 2, 1, 8;
     /// Futility pruning: the margin's constant part.
     futility_base, FUTILITY_BASE, "Tune_FutilityBase", 150, 0, 500;
     /// Futility pruning: the margin per ply of depth.
@@ -137,6 +139,9 @@ search_params! {
     /// plies more (DESIGN.md §4.8). With `Tune_LmrTtPv` 1, against both at 0: SPRT
     /// nodetype2, +29.9 Elo (+11.9..+48.1), 1,256 games.
     lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
+    /// Late quiet moves that are a killer or the counter move (the picker's refutations,
+    /// DESIGN.md §5.4) are reduced this many plies less (0: like any other quiet move).
+    lmr_refutation, LMR_REFUTATION, "Tune_LmrRefutation", 0, 0, 4;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;

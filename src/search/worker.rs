@@ -1093,7 +1093,10 @@ impl Worker {
                 return eval;
             }
             // Beyond the base design (DESIGN.md §6.2): razoring.
-            if features.razoring && depth <= 2 && static_eval + p.razor_margin() * depth < alpha {
+            if features.razoring
+                && depth <= p.razor_depth()
+                && static_eval + p.razor_margin() * depth < alpha
+            {
                 let v = self.qsearch(alpha, beta, ply, false, 0);
                 if v < alpha {
                     return v;
@@ -1318,6 +1321,9 @@ impl Worker {
                     }
                     if cut_node {
                         extra += p.lmr_cut_node();
+                    }
+                    if refutations.contains(&m) {
+                        extra -= p.lmr_refutation();
                     }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
