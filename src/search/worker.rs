@@ -523,6 +523,8 @@ impl Worker {
 
     /// Play `m` from the node at `ply`.
     fn do_move(&mut self, ply: usize, m: Move) {
+        // The child's first probe: its cluster is on its way while the move is made.
+        self.tt.prefetch(self.pos.key_after(m));
         self.frames[ply].piece_to = Some(piece_to(&self.pos, m));
         self.eval.do_move(&self.pos, m);
         self.pos.do_move(m);
