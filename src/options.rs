@@ -534,7 +534,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_LAST_MOVE_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
-    tune!(TT_CUT_BONUS),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -127,9 +127,6 @@ search_params! {
     /// move is searched one ply shallower (0: never; DESIGN.md §4.12). 4 against 0: SPRT
     /// s-iir4, H1, LLR 3.01, 1,720 games, +25.9 Elo (+9.5..+42.4).
     iir_depth, IIR_DEPTH, "Tune_IirDepth", 4, 0, 64;
-    /// 1: a quiet table move that cuts a node by the table's bound earns a cut-off's
-    /// history bonus, killer and counter-move slots (0: statistics only from searched moves).
-    tt_cut_bonus, TT_CUT_BONUS, "Tune_TtCutBonus", 0, 0, 1;
     /// Quiescence plies after which only recaptures on the last move's square are
     /// searched (outside check; DESIGN.md §4.9).
     qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;

@@ -998,19 +998,6 @@ impl Worker {
             tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
-                // A quiet table move that cuts the node earns the statistics of a cut-off
-                // (DESIGN.md §5.3), as if it had been searched here.
-                if self.config.params.tt_cut_bonus() > 0
-                    && s >= beta
-                    && e.bound != Bound::Upper
-                    && tt_move.is_some()
-                    && !self.pos.is_capture(tt_move)
-                    && !tt_move.is_promotion()
-                {
-                    let prevs = self.previous_pairs(ply);
-                    let cur = piece_to(&self.pos, tt_move);
-                    self.update_statistics(ply, depth, tt_move, cur, &prevs, &[], &[]);
-                }
                 match e.bound {
                     Bound::Exact => return s,
                     Bound::Lower => alpha = alpha.max(s),
