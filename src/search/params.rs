@@ -77,10 +77,11 @@ search_params! {
     lmp_depth, LMP_DEPTH, "Tune_LmpDepth", 4, 1, 12;
     /// Deepest node whose quiet moves are pruned by futility.
     futility_depth, FUTILITY_DEPTH, "Tune_FutilityDepth", 3, 1, 12;
-    /// Futility pruning of captures (DESIGN.md §6.2): off the PV, at depth 6 or less, a
-    /// capture that neither promotes nor checks is skipped when the static evaluation plus
-    /// what it takes (on the board and in hand) plus this margin per ply of depth plus one
-    /// stays at or below alpha (0: off).
+    /// Futility pruning of captures (under test: SPRT s-capfut150, 150 against 0, +2.5 Elo
+    /// after 683 games): off the PV, at depth 6 or less, a capture that neither promotes
+    /// nor checks is skipped when the static evaluation plus what it takes (on the board
+    /// and in hand) plus this margin per ply of depth plus one stays at or below alpha
+    /// (0: off).
     capture_futility_margin, CAPTURE_FUTILITY_MARGIN, "Tune_CaptureFutilityMargin", 0, 0, 1000;
     /// Null move: the base reduction (DESIGN.md §4.7).
     nmp_base, NMP_BASE, "Tune_NmpBase", 3, 1, 6;

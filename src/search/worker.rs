@@ -1229,8 +1229,8 @@ impl Worker {
                     continue;
                 }
             }
-            // Futility of captures (DESIGN.md §6.2): what this one takes cannot lift the
-            // node to alpha.
+            // Futility of captures (`Tune_CaptureFutilityMargin`, off: under test): what this
+            // one takes cannot lift the node to alpha.
             let capture_futility_margin = p.capture_futility_margin();
             if capture_futility_margin > 0
                 && capture
