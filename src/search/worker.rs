@@ -1242,8 +1242,7 @@ impl Worker {
                 && !m.is_promotion()
                 && best > -MATE_THRESHOLD
             {
-                let taken = self.pos.piece_on(m.to()).piece_type();
-                let gain = see_value(taken) + see_value(taken.unpromoted());
+                let gain = capture_gain(&self.pos, m);
                 if static_eval + gain + capture_futility_margin * (depth + 1) <= alpha {
                     continue;
                 }
@@ -1311,7 +1310,7 @@ impl Worker {
                     if cut_node {
                         extra += p.lmr_cut_node();
                     }
-                    if refutations.contains(&m) {
+                    if p.lmr_refutation() > 0 && refutations.contains(&m) {
                         extra -= p.lmr_refutation();
                     }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
@@ -1654,8 +1653,7 @@ impl Worker {
             let m = self.next_move(ply, i);
             if let Some(base) = futility_base {
                 if self.pos.is_capture(m) && !m.is_promotion() && !self.pos.gives_check(m) {
-                    let taken = self.pos.piece_on(m.to()).piece_type();
-                    let bound = base + see_value(taken) + see_value(taken.unpromoted());
+                    let bound = base + capture_gain(&self.pos, m);
                     if bound <= alpha {
                         best = best.max(bound);
                         continue;
@@ -1730,6 +1728,13 @@ impl Worker {
         pick_next(moves.as_mut_slice(), &mut scores[..n], i);
         moves.as_slice()[i]
     }
+}
+
+/// What the capture `m` gains by exchange values: the piece it takes on the board and the
+/// same piece, unpromoted, in hand (the futility bounds of the search and quiescence).
+fn capture_gain(pos: &Position, m: Move) -> i32 {
+    let taken = pos.piece_on(m.to()).piece_type();
+    see_value(taken) + see_value(taken.unpromoted())
 }
 
 /// True for a non-promoting pawn, bishop or rook move that could have promoted.
