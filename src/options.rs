@@ -534,6 +534,8 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_LAST_MOVE_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
+    tune!(QS_STAND_PAT_STORE),
+    tune!(LMR_CUTOFF_COUNT),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

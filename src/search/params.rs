@@ -141,6 +141,9 @@ search_params! {
     /// Late quiet moves that are a killer or the counter move (the picker's refutations,
     /// DESIGN.md §5.4) are reduced this many plies less (0: like any other quiet move).
     lmr_refutation, LMR_REFUTATION, "Tune_LmrRefutation", 0, 0, 4;
+    /// Late quiet moves are reduced a ply more once this many of the node's children (and
+    /// of its earlier siblings' children) have failed high (0: never; under test).
+    lmr_cutoff_count, LMR_CUTOFF_COUNT, "Tune_LmrCutoffCount", 0, 0, 64;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;
@@ -153,6 +156,9 @@ search_params! {
     /// the board and in hand, by exchange values) stays at or below alpha (0: off). 200
     /// against 0: SPRT s-qsfut200, H1, LLR 2.97, 1,666 games, +24.6 Elo (+8.7..+40.7).
     qs_futility_margin, QS_FUTILITY_MARGIN, "Tune_QsFutilityMargin", 200, 0, 1000;
+    /// Quiescence: a stand-pat cut-off at a node the table did not know stores its
+    /// evaluation and lower bound (0: off; under test).
+    qs_stand_pat_store, QS_STAND_PAT_STORE, "Tune_QsStandPatStore", 0, 0, 1;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

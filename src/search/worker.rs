@@ -143,6 +143,9 @@ struct Frame {
     static_eval: i32,
     /// The move a singular-extension search leaves out of this node (`NONE` otherwise).
     excluded: Move,
+    /// Beta cut-offs at this ply since the node two plies up started: many mean that the
+    /// node one ply up is refuted move after move (`Tune_LmrCutoffCount`).
+    cutoff_count: u32,
 }
 
 /// Settings that do not change during a search.
@@ -392,6 +395,7 @@ impl Worker {
                 piece_to: None,
                 static_eval: -INFINITE,
                 excluded: Move::NONE,
+                cutoff_count: 0,
             })
             .collect();
         Worker {
@@ -976,6 +980,7 @@ impl Worker {
             }
         }
         let alpha_original = alpha;
+        self.frames[ply + 2].cutoff_count = 0;
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         // A singular-extension search of this node without its table move (DESIGN.md
@@ -1313,6 +1318,10 @@ impl Worker {
                     if p.lmr_refutation() > 0 && refutations.contains(&m) {
                         extra -= p.lmr_refutation();
                     }
+                    let cutoffs = p.lmr_cutoff_count();
+                    if cutoffs > 0 && self.frames[ply + 1].cutoff_count >= cutoffs as u32 {
+                        extra += 1;
+                    }
                     // DESIGN.md §5.3: moves with good statistics are reduced less, bad
                     // ones more.
                     let limit = p.history_lmr_limit();
@@ -1366,6 +1375,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
+                        self.frames[ply].cutoff_count += 1;
                         self.update_statistics(
                             ply,
                             depth,
@@ -1591,6 +1601,21 @@ impl Worker {
             stand_pat = Some(raw);
             best = self.corrected_eval(raw, ply).0;
             if best >= beta {
+                // A fresh evaluation is kept with the stand-pat bound, so that the next
+                // visit neither evaluates again nor searches (`Tune_QsStandPatStore`).
+                if tt_eval.is_none() && self.config.params.qs_stand_pat_store() != 0 {
+                    self.store_tt(
+                        key,
+                        QS_DEPTH,
+                        ply,
+                        best,
+                        alpha,
+                        beta,
+                        Move::NONE,
+                        stand_pat,
+                        pv_node,
+                    );
+                }
                 return best;
             }
             alpha = alpha.max(best);
