@@ -7,6 +7,8 @@
 //! Every position is checked to parse, to hold the pieces the comment describes, and the
 //! move is checked to be legal before `see` is asked about it.
 
+mod common;
+
 use hayanagi::see_value;
 use hayanagi::{Move, PieceType, Position, Square};
 
@@ -292,4 +294,31 @@ fn long_exchange_defender_stops_when_recapturing_loses() {
         ),
         400
     );
+}
+
+/// `see_ge` answers some thresholds from the first capture alone; each answer must be
+/// `see`'s, for every legal move of random positions (captures, promotions, drops and
+/// quiet moves) at thresholds around the values of the pieces.
+#[test]
+fn see_ge_agrees_with_see() {
+    let thresholds = [
+        -1300, -550, -121, -120, -100, -1, 0, 1, 99, 100, 300, 550, 1200,
+    ];
+    let mut asked = 0usize;
+    common::random_positions(7, 3_000, |pos| {
+        for &m in hayanagi::legal(pos).as_slice() {
+            let value = pos.see(m);
+            for &t in &thresholds {
+                asked += 1;
+                assert_eq!(
+                    pos.see_ge(m, t),
+                    value >= t,
+                    "{} {} threshold {t}: see {value}",
+                    pos.to_sfen(),
+                    m.usi()
+                );
+            }
+        }
+    });
+    assert!(asked > 100_000, "{asked}");
 }

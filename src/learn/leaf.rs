@@ -57,7 +57,7 @@ fn qsearch(
             continue;
         }
         any_legal = true;
-        if !in_check && pos.see(m) < 0 {
+        if !in_check && !pos.see_ge(m, 0) {
             continue;
         }
         pos.do_move(m);

@@ -123,7 +123,7 @@ impl MovePicker {
                         if m == self.tt_move {
                             continue;
                         }
-                        if pos.see(m) < 0 {
+                        if !pos.see_ge(m, 0) {
                             // Set aside: `cur` has passed `bad_end`, so the slot is free.
                             self.moves.as_mut_slice()[self.bad_end] = m;
                             self.bad_end += 1;

@@ -1265,7 +1265,7 @@ impl Worker {
                 } else {
                     -p.see_quiet_margin() * depth * depth
                 };
-                if self.pos.see(m) < margin {
+                if !self.pos.see_ge(m, margin) {
                     continue;
                 }
             }
@@ -1650,10 +1650,10 @@ impl Worker {
                 }
                 // DESIGN.md §4.9: skip captures that lose material by SEE.
                 if pos.is_capture(m) {
-                    return pos.see(m) >= qsearch_see_margin;
+                    return pos.see_ge(m, qsearch_see_margin);
                 }
                 // A promotion that loses the piece is no quiet gain.
-                !safe_promotions || pos.see(m) >= 0
+                !safe_promotions || pos.see_ge(m, 0)
             });
             // Quiet checks near the top of the quiescence search (the captures and
             // promotions that check are in the list already).
@@ -1664,7 +1664,7 @@ impl Worker {
                     !pos.is_capture(m)
                         && !m.is_promotion()
                         && (m.is_drop() || !promotion_skipped(pos, m))
-                        && pos.see(m) >= 0
+                        && pos.see_ge(m, 0)
                 });
             }
         }

@@ -329,12 +329,22 @@ impl Position {
         let white = self.by_color[Color::White.index()];
         let steps = (self.step_attackers_any_colour(t, Color::Black, sq) & black)
             | (self.step_attackers_any_colour(t, Color::White, sq) & white);
+        steps | self.slider_attackers_to_both(sq, occ)
+    }
+
+    /// The sliders (lances, bishops, rooks and their promoted kinds) of both colours
+    /// attacking `sq` given occupancy `occ`: the part of [`Self::attackers_to_both`] that a
+    /// change of occupancy can change.
+    #[inline]
+    pub fn slider_attackers_to_both(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = tables();
+        let black = self.by_color[Color::Black.index()];
+        let white = self.by_color[Color::White.index()];
         // A black lance attacks `sq` from the squares a white lance on `sq` would reach.
         let lances = self.by_type[PieceType::Lance.index()]
             & ((t.lance_empty(Color::White, sq) & black)
                 | (t.lance_empty(Color::Black, sq) & white));
-        steps
-            | (t.bishop(sq, occ) & self.bishops_horses())
+        (t.bishop(sq, occ) & self.bishops_horses())
             | (t.rook(sq, occ) & (self.rooks_dragons() | lances))
     }
 

@@ -56,28 +56,58 @@ impl Position {
     /// Static exchange value of `m` for the side to move (DESIGN.md §2.5), counting the
     /// promotion gain of `m` itself. A pseudo-legal move is expected.
     pub fn see(&self, m: Move) -> i32 {
+        let (first_gain, on_square) = self.see_first_capture(m);
+        self.see_exchange(m, first_gain, on_square)
+    }
+
+    /// `self.see(m) >= threshold`. The exchange is played out only when its first capture
+    /// does not settle the answer: the side to move keeps at most what `m` gains (the other
+    /// side may recapture), and at least that less the piece `m` leaves on the square (the
+    /// other side's best is to take it; recapturing again only helps).
+    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let (first_gain, on_square) = self.see_first_capture(m);
+        if first_gain < threshold {
+            return false;
+        }
+        if first_gain - on_square >= threshold {
+            return true;
+        }
+        self.see_exchange(m, first_gain, on_square) >= threshold
+    }
+
+    /// What `m` itself gains (the captured piece and its own promotion) and the value of
+    /// the piece it leaves on its destination.
+    #[inline(always)]
+    fn see_first_capture(&self, m: Move) -> (i32, i32) {
+        if m.is_drop() {
+            return (0, see_value(m.dropped()));
+        }
+        let moved = self.piece_on(m.from()).piece_type();
+        let captured = self.piece_on(m.to());
+        let mut gain = if captured.is_empty() {
+            0
+        } else {
+            see_value(captured.piece_type())
+        };
+        let mut on_square = see_value(moved);
+        if m.is_promotion() {
+            let promoted = see_value(moved.promoted());
+            gain += promoted - on_square;
+            on_square = promoted;
+        }
+        (gain, on_square)
+    }
+
+    /// The exchange on `m`'s destination after `m`, given [`Self::see_first_capture`].
+    fn see_exchange(&self, m: Move, first_gain: i32, mut on_square: i32) -> i32 {
         let us = self.side_to_move();
         let to = m.to();
         let mut occ = self.occupied();
-        let mut gain = [0i32; 40];
-        let mut on_square;
-        if m.is_drop() {
-            on_square = see_value(m.dropped());
-        } else {
-            let from = m.from();
-            let moved = self.piece_on(from).piece_type();
-            let captured = self.piece_on(to);
-            if !captured.is_empty() {
-                gain[0] = see_value(captured.piece_type());
-            }
-            on_square = see_value(moved);
-            if m.is_promotion() {
-                let promoted = see_value(moved.promoted());
-                gain[0] += promoted - on_square;
-                on_square = promoted;
-            }
-            occ.clear(from);
+        if !m.is_drop() {
+            occ.clear(m.from());
         }
+        let mut gain = [0i32; 40];
+        gain[0] = first_gain;
         let mut side = us.flip();
         let mut depth = 0;
         let mut attackers = self.all_attackers(to, occ);
@@ -102,7 +132,9 @@ impl Position {
             gain[depth] = on_square - gain[depth - 1];
             on_square = see_value(pt);
             occ.clear(sq);
-            attackers = self.all_attackers(to, occ);
+            // Step attackers do not depend on the occupancy: only sliders behind the piece
+            // that left can join.
+            attackers = (attackers | self.slider_attackers_to_both(to, occ)) & occ;
             side = side.flip();
             if depth + 1 >= gain.len() {
                 break;
