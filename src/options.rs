@@ -536,6 +536,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(IIR_DEPTH),
     tune!(QS_STAND_PAT_STORE),
     tune!(LMR_CUTOFF_COUNT),
+    tune!(FUTILITY_LMR_DEPTH),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.
