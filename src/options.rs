@@ -534,7 +534,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(CORR_LAST_MOVE_WEIGHT),
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
-    tune!(QS_STAND_PAT_STORE),
     tune!(LMR_CUTOFF_COUNT),
     tune!(FUTILITY_LMR_DEPTH),
 ];

@@ -160,9 +160,6 @@ search_params! {
     /// the board and in hand, by exchange values) stays at or below alpha (0: off). 200
     /// against 0: SPRT s-qsfut200, H1, LLR 2.97, 1,666 games, +24.6 Elo (+8.7..+40.7).
     qs_futility_margin, QS_FUTILITY_MARGIN, "Tune_QsFutilityMargin", 200, 0, 1000;
-    /// Quiescence: a stand-pat cut-off at a node the table did not know stores its
-    /// evaluation and lower bound (0: off; under test).
-    qs_stand_pat_store, QS_STAND_PAT_STORE, "Tune_QsStandPatStore", 0, 0, 1;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

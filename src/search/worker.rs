@@ -1609,21 +1609,6 @@ impl Worker {
             stand_pat = Some(raw);
             best = self.corrected_eval(raw, ply).0;
             if best >= beta {
-                // A fresh evaluation is kept with the stand-pat bound, so that the next
-                // visit neither evaluates again nor searches (`Tune_QsStandPatStore`).
-                if tt_eval.is_none() && self.config.params.qs_stand_pat_store() != 0 {
-                    self.store_tt(
-                        key,
-                        QS_DEPTH,
-                        ply,
-                        best,
-                        alpha,
-                        beta,
-                        Move::NONE,
-                        stand_pat,
-                        pv_node,
-                    );
-                }
                 return best;
             }
             alpha = alpha.max(best);
