@@ -536,6 +536,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(IIR_DEPTH),
     tune!(LMR_CUTOFF_COUNT),
     tune!(FUTILITY_LMR_DEPTH),
+    tune!(NMP_MIN_DEPTH),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -87,6 +87,8 @@ search_params! {
     /// and in hand) plus this margin per ply of depth plus one stays at or below alpha
     /// (0: off).
     capture_futility_margin, CAPTURE_FUTILITY_MARGIN, "Tune_CaptureFutilityMargin", 0, 0, 1000;
+    /// Null move: the shallowest node that tries it (DESIGN.md §4.7).
+    nmp_min_depth, NMP_MIN_DEPTH, "Tune_NmpMinDepth", 3, 1, 8;
     /// Null move: the base reduction (DESIGN.md §4.7).
     nmp_base, NMP_BASE, "Tune_NmpBase", 3, 1, 6;
     /// Null move: one more ply of reduction per this many plies of depth.

@@ -1527,7 +1527,7 @@ impl Worker {
 
     /// DESIGN.md §4.7: the base design's five conditions, plus no two passes in a row.
     fn can_try_null_move(&self, depth: i32, beta: i32, static_eval: i32, in_check: bool) -> bool {
-        if depth < 3 {
+        if depth < self.config.params.nmp_min_depth() {
             return false;
         }
         if beta >= MATE_THRESHOLD || beta <= -MATE_THRESHOLD {
