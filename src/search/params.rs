@@ -81,8 +81,8 @@ search_params! {
     /// Futility pruning of quiet moves judged at the depth left after the move's log-scaled
     /// reduction instead of the node's depth (0: off; under test).
     futility_lmr_depth, FUTILITY_LMR_DEPTH, "Tune_FutilityLmrDepth", 0, 0, 1;
-    /// Futility pruning of captures (under test: SPRT s-capfut150, 150 against 0, +2.5 Elo
-    /// after 683 games): off the PV, at depth 6 or less, a capture that neither promotes
+    /// Futility pruning of captures (undecided: SPRT s-capfut150, 150 against 0, stopped at
+    /// +4.6 Elo after 763 games, DESIGN.md §6.6): off the PV, at depth 6 or less, a capture that neither promotes
     /// nor checks is skipped when the static evaluation plus what it takes (on the board
     /// and in hand) plus this margin per ply of depth plus one stays at or below alpha
     /// (0: off).

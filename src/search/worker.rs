@@ -1242,7 +1242,7 @@ impl Worker {
                     continue;
                 }
             }
-            // Futility of captures (`Tune_CaptureFutilityMargin`, off: under test): what this
+            // Futility of captures (`Tune_CaptureFutilityMargin`, off: undecided): what this
             // one takes cannot lift the node to alpha.
             let capture_futility_margin = p.capture_futility_margin();
             if capture_futility_margin > 0
