@@ -82,10 +82,10 @@ search_params! {
     /// reduction instead of the node's depth (0: off; under test).
     futility_lmr_depth, FUTILITY_LMR_DEPTH, "Tune_FutilityLmrDepth", 0, 0, 1;
     /// Futility pruning of captures (undecided: SPRT s-capfut150, 150 against 0, stopped at
-    /// +4.6 Elo after 763 games, DESIGN.md §6.6): off the PV, at depth 6 or less, a capture that neither promotes
-    /// nor checks is skipped when the static evaluation plus what it takes (on the board
-    /// and in hand) plus this margin per ply of depth plus one stays at or below alpha
-    /// (0: off).
+    /// +4.6 Elo after 763 games, DESIGN.md §6.6): off the PV, at depth 6 or less, a capture
+    /// that neither promotes nor checks is skipped when the static evaluation plus what it
+    /// takes (on the board and in hand) plus this margin per ply of depth plus one stays at
+    /// or below alpha (0: off).
     capture_futility_margin, CAPTURE_FUTILITY_MARGIN, "Tune_CaptureFutilityMargin", 0, 0, 1000;
     /// Null move: the shallowest node that tries it (DESIGN.md §4.7).
     nmp_min_depth, NMP_MIN_DEPTH, "Tune_NmpMinDepth", 3, 1, 8;
