@@ -537,6 +537,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_CUTOFF_COUNT),
     tune!(FUTILITY_LMR_DEPTH),
     tune!(NMP_MIN_DEPTH),
+    tune!(RFP_BLEND),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.
