@@ -535,7 +535,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
     tune!(LMR_CUTOFF_COUNT),
-    tune!(FUTILITY_LMR_DEPTH),
     tune!(NMP_MIN_DEPTH),
     tune!(RFP_BLEND),
 ];

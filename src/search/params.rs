@@ -81,9 +81,6 @@ search_params! {
     lmp_depth, LMP_DEPTH, "Tune_LmpDepth", 4, 1, 12;
     /// Deepest node whose quiet moves are pruned by futility.
     futility_depth, FUTILITY_DEPTH, "Tune_FutilityDepth", 3, 1, 12;
-    /// Futility pruning of quiet moves judged at the depth left after the move's log-scaled
-    /// reduction instead of the node's depth (0: off; under test).
-    futility_lmr_depth, FUTILITY_LMR_DEPTH, "Tune_FutilityLmrDepth", 0, 0, 1;
     /// Futility pruning of captures (undecided: SPRT s-capfut150, 150 against 0, stopped at
     /// +4.6 Elo after 763 games, DESIGN.md §6.6): off the PV, at depth 6 or less, a capture
     /// that neither promotes nor checks is skipped when the static evaluation plus what it

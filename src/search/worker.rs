@@ -1234,17 +1234,9 @@ impl Worker {
                 {
                     continue;
                 }
-                // With `Tune_FutilityLmrDepth`, the depth the move would be searched at
-                // after its reduction (under test).
-                let futility_depth = if p.futility_lmr_depth() > 0 {
-                    (depth - self.lmr.table[depth.min(63) as usize][i.min(63)]).max(1)
-                } else {
-                    depth
-                };
                 if features.futility
-                    && futility_depth <= p.futility_depth()
-                    && static_eval + p.futility_base() + p.futility_margin() * futility_depth
-                        <= alpha
+                    && depth <= p.futility_depth()
+                    && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha
                 {
                     continue;
                 }
