@@ -123,8 +123,9 @@ def abnormal(rows, engine):
     return kinds
 
 
-def sprt_line(run, elo1, tested="new"):
-    """Games, W/D/L, pentanomial counts, LLR and Elo so far, from game.db."""
+def sprt_stats(run, tested="new"):
+    """The games so far (game.db rows), `tested`'s W/D/L (a Counter of 1.0, 0.5, 0.0) and
+    the pentanomial counts of its complete pairs."""
     rows = games(run)
     keys = pair_keys(run)
     wdl = Counter()
@@ -138,11 +139,37 @@ def sprt_line(run, elo1, tested="new"):
     for scores in pairs.values():
         if len(scores) == 2:
             penta[int(round(2 * sum(scores)))] += 1
-    line = f"games {sum(wdl.values())}  W/D/L {wdl[1.0]}/{wdl[0.5]}/{wdl[0.0]}  penta {penta}"
+    return rows, wdl, penta
+
+
+def penta_moments(penta):
+    """The mean pair score (0-1), its variance and the number of pairs; None without a pair."""
     m = sum(penta)
-    if m:
-        mean = sum(i / 4 * c for i, c in enumerate(penta)) / m
-        var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(penta)) / m
+    if not m:
+        return None
+    mean = sum(i / 4 * c for i, c in enumerate(penta)) / m
+    var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(penta)) / m
+    return mean, var, m
+
+
+def penta_elo(penta):
+    """Elo and the ends of its 95% interval from pentanomial counts; None without a pair or
+    at a score of 0% or 100%."""
+    moments = penta_moments(penta)
+    if moments is None or not 0 < moments[0] < 1:
+        return None
+    mean, var, m = moments
+    half = 1.959964 * math.sqrt(var / m)
+    return elo(mean), elo(mean - half), elo(mean + half)
+
+
+def sprt_line(run, elo1, tested="new"):
+    """Games, W/D/L, pentanomial counts, LLR and Elo so far, from game.db."""
+    rows, wdl, penta = sprt_stats(run, tested)
+    line = f"games {sum(wdl.values())}  W/D/L {wdl[1.0]}/{wdl[0.5]}/{wdl[0.0]}  penta {penta}"
+    moments = penta_moments(penta)
+    if moments:
+        mean, var, m = moments
         line += f"  LLR {llr(penta, 0.0, elo1):.2f}  score {100 * mean:.1f}%  {fmt_elo(mean, var, m)}"
     return line, rows
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Run SPRTs one after another from a queue file (editable while it runs; each test resumable).
+
+usage: scripts/arena/sprt_queue.py QUEUE_FILE [--early-stop] [--poll SECONDS]
+
+Each line of QUEUE_FILE holds the arguments of one sprt.py call (`NAME NEW BASE --games 2000
+--new-option K=V ...`, or a bare NAME to resume that run); blank lines and lines starting
+with # are skipped, and a line `STOP` ends the runner. A line is taken off the file when its
+test starts, so the file always holds what is left: edit it to reorder or add tests while
+one runs. Each test's output goes to ARENA_ROOT/NAME.log; every start, early stop and end is
+appended to QUEUE_FILE.log. A test another process is running when the runner starts (an
+sprt.py) is waited for, so that two never share the cores. Ctrl-C stops the running test
+cleanly (it resumes with its NAME) and ends the runner.
+
+--early-stop ends a test before its SPRT decides, when it is clearly not worth the machine's
+time (Ctrl-C to the test's process group; the run stays resumable), checked every --poll
+seconds (default 60) from the pentanomial pairs so far:
+  - at least 300 games, and the 95% interval's upper end below 0 Elo;
+  - at least 400 games, and the point estimate below -15 Elo;
+  - at least 1000 games, and the point estimate below +8 Elo (at best a gain that would take
+    thousands more games to show; the time goes to the next idea).
+Such a test is reported as stopped with its figures (DESIGN.md §6.6), never as rejected.
+"""
+
+import argparse
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import common
+import report
+
+EARLY_STOP_RULES = (
+    # (at least this many games, stop when this holds for (elo, low, high))
+    (300, lambda elo, low, high: high < 0),
+    (400, lambda elo, low, high: elo < -15),
+    (1000, lambda elo, low, high: elo < 8),
+)
+
+
+def log(queue, text):
+    with open(f"{queue}.log", "a", encoding="utf-8") as f:
+        f.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n")
+
+
+def take_first(queue):
+    """The first test line of the queue file, removed from it (None when there is none)."""
+    lines = Path(queue).read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() and not line.lstrip().startswith("#"):
+            rest = lines[:i] + lines[i + 1:]
+            Path(queue).write_text("".join(f"{l}\n" for l in rest), encoding="utf-8")
+            return line.strip()
+    return None
+
+
+def other_sprt_running():
+    me = str(os.getpid())
+    try:
+        out = subprocess.run(["pgrep", "-f", r"arena/sprt\.py"],
+                             capture_output=True, text=True).stdout.split()
+    except OSError:
+        return False
+    return any(pid != me for pid in out)
+
+
+def early_stop_reason(name):
+    run = common.run_dir(name) / "run"
+    if not run.exists():
+        return None
+    _, wdl, penta = report.sprt_stats(run)
+    figures = report.penta_elo(penta)
+    games = sum(wdl.values())
+    if figures is None:
+        return None
+    for min_games, holds in EARLY_STOP_RULES:
+        if games >= min_games and holds(*figures):
+            elo, low, high = figures
+            return f"{games} games, Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]"
+    return None
+
+
+def run_test(queue, args, early_stop, poll):
+    name = args[0]
+    out = common.ARENA_ROOT / f"{name}.log"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(common.HERE / "sprt.py"), *args]
+    with open(out, "a", encoding="utf-8") as f:
+        # A process group of its own: a Ctrl-C to it reaches sprt.py and shogiarena alike.
+        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            while True:
+                try:
+                    return proc.wait(timeout=poll)
+                except subprocess.TimeoutExpired:
+                    reason = early_stop and early_stop_reason(name)
+                    if reason:
+                        log(queue, f"early stop {name}: {reason}")
+                        os.killpg(proc.pid, signal.SIGINT)
+                        return proc.wait()
+        except KeyboardInterrupt:
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait()
+            raise
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("queue")
+    ap.add_argument("--early-stop", action="store_true")
+    ap.add_argument("--poll", type=float, default=60.0)
+    a = ap.parse_args()
+    if not Path(a.queue).is_file():
+        sys.exit(f"no queue file {a.queue}")
+    try:
+        while True:
+            while other_sprt_running():
+                time.sleep(10)
+            line = take_first(a.queue)
+            if line is None:
+                time.sleep(20)
+                continue
+            if line == "STOP":
+                log(a.queue, "STOP")
+                return
+            args = shlex.split(line)
+            log(a.queue, f"start {line}")
+            rc = run_test(a.queue, args, a.early_stop, a.poll)
+            log(a.queue, f"end {args[0]} (exit {rc})")
+    except KeyboardInterrupt:
+        log(a.queue, "interrupted")
+
+
+if __name__ == "__main__":
+    main()
