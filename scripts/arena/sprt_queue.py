@@ -14,7 +14,7 @@ cleanly (it resumes with its NAME) and ends the runner.
 
 --early-stop ends a test before its SPRT decides, when it is clearly not worth the machine's
 time (Ctrl-C to the test's process group; the run stays resumable), checked every --poll
-seconds (default 60) from the pentanomial pairs so far:
+seconds (default 60) from the complete pentanomial pairs so far (two games each):
   - at least 300 games, and the 95% interval's upper end below 0 Elo;
   - at least 400 games, and the point estimate below -15 Elo;
   - at least 1000 games, and the point estimate below +8 Elo (at best a gain that would take
@@ -68,20 +68,22 @@ def other_sprt_running():
     return any(pid != me for pid in out)
 
 
-def early_stop_reason(name):
-    run = common.run_dir(name) / "run"
-    if not run.exists():
-        return None
-    _, wdl, penta = report.sprt_stats(run)
+def early_stop_reason(penta):
+    """Why a test with these pentanomial counts should stop now (None: it goes on)."""
     figures = report.penta_elo(penta)
-    games = sum(wdl.values())
     if figures is None:
         return None
+    games = 2 * sum(penta)
     for min_games, holds in EARLY_STOP_RULES:
         if games >= min_games and holds(*figures):
             elo, low, high = figures
             return f"{games} games, Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]"
     return None
+
+
+def run_penta(name):
+    run = common.run_dir(name) / "run"
+    return report.sprt_stats(run)[2] if run.exists() else [0] * 5
 
 
 def run_test(queue, args, early_stop, poll):
@@ -98,7 +100,7 @@ def run_test(queue, args, early_stop, poll):
                 try:
                     return proc.wait(timeout=poll)
                 except subprocess.TimeoutExpired:
-                    reason = early_stop and early_stop_reason(name)
+                    reason = early_stop and early_stop_reason(run_penta(name))
                     if reason:
                         log(queue, f"early stop {name}: {reason}")
                         os.killpg(proc.pid, signal.SIGINT)
