@@ -536,7 +536,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(IIR_DEPTH),
     tune!(LMR_CUTOFF_COUNT),
     tune!(NMP_MIN_DEPTH),
-    tune!(RFP_BLEND),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

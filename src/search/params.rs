@@ -64,9 +64,6 @@ search_params! {
     /// Deepest reverse futility node. 7 against 5: SPRT s-rfpd7, H1, LLR 2.96, 1,410 games,
     /// +26.2 Elo (+9.6..+42.9).
     rfp_depth, RFP_DEPTH, "Tune_RfpDepth", 7, 1, 12;
-    /// Reverse futility returns beta plus the eval's lead over it divided by this, instead
-    /// of the eval (0: the eval; under test).
-    rfp_blend, RFP_BLEND, "Tune_RfpBlend", 0, 0, 8;
     /// Razoring margin per ply of depth.
     razor_margin, RAZOR_MARGIN, "Tune_RazorMargin", 350, 100, 800;
     /// Deepest razoring node.

@@ -1084,14 +1084,7 @@ impl Worker {
                 && depth <= p.rfp_depth()
                 && eval - p.rfp_margin() * (depth - improving as i32) >= beta
             {
-                // With `Tune_RfpBlend` k, only a k-th of the margin above beta is trusted
-                // (under test).
-                let blend = p.rfp_blend();
-                return if blend > 0 {
-                    beta + (eval - beta) / blend
-                } else {
-                    eval
-                };
+                return eval;
             }
             // Beyond the base design (DESIGN.md §6.2): razoring.
             if features.razoring
