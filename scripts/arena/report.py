@@ -87,12 +87,22 @@ def elo(score):
     return -400 * math.log10(1 / score - 1)
 
 
+def elo_interval(mean, var, n):
+    """Elo and the ends of its 95% interval from n independent samples of mean `mean` and
+    variance `var`; None at a score of 0% or 100%."""
+    if not 0 < mean < 1:
+        return None
+    half = 1.959964 * math.sqrt(var / n)
+    return elo(mean), elo(mean - half), elo(mean + half)
+
+
 def fmt_elo(mean, var, n):
     """Elo with its 95% interval from n independent samples of mean `mean`, variance `var`."""
-    if not 0 < mean < 1:
+    figures = elo_interval(mean, var, n)
+    if figures is None:
         return "Elo n/a (score 0% or 100%)"
-    half = 1.959964 * math.sqrt(var / n)
-    return f"Elo {elo(mean):+.1f} [{elo(mean - half):+.1f}, {elo(mean + half):+.1f}] (95%)"
+    value, low, high = figures
+    return f"Elo {value:+.1f} [{low:+.1f}, {high:+.1f}] (95%)"
 
 
 def llr(counts, elo0, elo1):
@@ -156,11 +166,7 @@ def penta_elo(penta):
     """Elo and the ends of its 95% interval from pentanomial counts; None without a pair or
     at a score of 0% or 100%."""
     moments = penta_moments(penta)
-    if moments is None or not 0 < moments[0] < 1:
-        return None
-    mean, var, m = moments
-    half = 1.959964 * math.sqrt(var / m)
-    return elo(mean), elo(mean - half), elo(mean + half)
+    return None if moments is None else elo_interval(*moments)
 
 
 def sprt_line(run, elo1, tested="new"):

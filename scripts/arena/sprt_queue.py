@@ -59,13 +59,12 @@ def take_first(queue):
 
 
 def other_sprt_running():
-    me = str(os.getpid())
+    """True while an sprt.py runs (the pattern does not match this runner's own name)."""
     try:
-        out = subprocess.run(["pgrep", "-f", r"arena/sprt\.py"],
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(["pgrep", "-f", r"arena/sprt\.py"], capture_output=True, text=True)
     except OSError:
         return False
-    return any(pid != me for pid in out)
+    return bool(out.stdout.split())
 
 
 def early_stop_reason(penta):
