@@ -9,7 +9,8 @@ with # are skipped, and a line `STOP` ends the runner. A line is taken off the f
 test starts, so the file always holds what is left: edit it to reorder or add tests while
 one runs. Each test's output goes to ARENA_ROOT/NAME.log; every start, early stop and end is
 appended to QUEUE_FILE.log. A test another process is running when the runner starts (an
-sprt.py) is waited for, so that two never share the cores. Ctrl-C stops the running test
+sprt.py) is waited for, so that two never share the cores. Ctrl-C or SIGTERM (`kill PID`:
+a runner started in the background with `nohup ... &` ignores SIGINT) stops the running test
 cleanly (it resumes with its NAME) and ends the runner.
 
 --early-stop ends a test before its SPRT decides, when it is clearly not worth the machine's
@@ -110,6 +111,10 @@ def run_test(queue, args, early_stop, poll):
             raise
 
 
+def stop_on_sigterm(_signum, _frame):
+    raise KeyboardInterrupt
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("queue")
@@ -118,6 +123,7 @@ def main():
     a = ap.parse_args()
     if not Path(a.queue).is_file():
         sys.exit(f"no queue file {a.queue}")
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
         while True:
             while other_sprt_running():
