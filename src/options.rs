@@ -535,6 +535,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_CUT_NODE_REDUCTION),
     tune!(IIR_DEPTH),
     tune!(LMR_CUTOFF_COUNT),
+    tune!(QS_FAIL_HIGH_BLEND),
+    tune!(FAIL_HIGH_BLEND),
+    tune!(SMALL_PROBCUT_MARGIN),
     tune!(NMP_MIN_DEPTH),
 ];
 

@@ -160,6 +160,17 @@ search_params! {
     /// the board and in hand, by exchange values) stays at or below alpha (0: off). 200
     /// against 0: SPRT s-qsfut200, H1, LLR 2.97, 1,666 games, +24.6 Elo (+8.7..+40.7).
     qs_futility_margin, QS_FUTILITY_MARGIN, "Tune_QsFutilityMargin", 200, 0, 1000;
+    /// A quiescence node whose stand pat reaches beta returns the mean of the two instead
+    /// of the stand pat, and one whose best capture beats beta three quarters of its
+    /// lead (0: the score itself; Stockfish's form, to test).
+    qs_fail_high_blend, QS_FAIL_HIGH_BLEND, "Tune_QsFailHighBlend", 0, 0, 1;
+    /// A node that fails high (scores not mate) returns `(best * depth + beta) / (depth +
+    /// 1)` instead of its best score (0: the best score; Stockfish's form, to test).
+    fail_high_blend, FAIL_HIGH_BLEND, "Tune_FailHighBlend", 0, 0, 1;
+    /// Off the PV, a table lower bound at least this far above beta from a search at
+    /// most four plies shallower cuts the node at beta plus this (0: off; Stockfish's
+    /// "small ProbCut", to test).
+    small_probcut_margin, SMALL_PROBCUT_MARGIN, "Tune_SmallProbcutMargin", 0, 0, 2000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

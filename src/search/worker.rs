@@ -1098,6 +1098,21 @@ impl Worker {
             }
         }
 
+        // Small ProbCut (`Tune_SmallProbcutMargin`, off: to test): a table lower bound far
+        // above beta from a search nearly as deep is trusted to hold at this depth too.
+        let small_probcut_margin = p.small_probcut_margin();
+        if small_probcut_margin > 0 && !pv_node && !exclusion && beta.abs() < MATE_THRESHOLD {
+            if let Some((tt_score, Bound::Lower | Bound::Exact, tt_depth)) = tt_hint {
+                let probcut_beta = beta + small_probcut_margin;
+                if tt_depth >= depth - 4
+                    && tt_score >= probcut_beta
+                    && tt_score.abs() < MATE_THRESHOLD
+                {
+                    return probcut_beta;
+                }
+            }
+        }
+
         // DESIGN.md §4.7: null move with its conditions.
         if !pv_node && !exclusion && self.can_try_null_move(depth, beta, eval, in_check) {
             let r = p.nmp_base()
@@ -1398,6 +1413,15 @@ impl Worker {
             // Every other move was pruned: as good as failing low.
             return if best == -INFINITE { alpha } else { best };
         }
+        // A fail high returns a score pulled towards beta, the more the shallower the node
+        // (`Tune_FailHighBlend`, off: to test): a cut-off's margin is less sure than its sign.
+        if p.fail_high_blend() > 0
+            && best >= beta
+            && best.abs() < MATE_THRESHOLD
+            && beta.abs() < MATE_THRESHOLD
+        {
+            best = (best * depth + beta) / (depth + 1);
+        }
         // DESIGN.md §4.13: the result teaches the correction history when it says more
         // than the static evaluation did: not a capture's gain (the evaluation cannot
         // see one coming), and a bound only where it lies beyond the evaluation.
@@ -1601,6 +1625,10 @@ impl Worker {
             stand_pat = Some(raw);
             best = self.corrected_eval(raw, ply).0;
             if best >= beta {
+                // `Tune_QsFailHighBlend` (off: to test): the mean of stand pat and beta.
+                if self.config.params.qs_fail_high_blend() > 0 && beta.abs() < MATE_THRESHOLD {
+                    return (best + beta) / 2;
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -1697,6 +1725,13 @@ impl Worker {
                     }
                 }
             }
+        }
+        if self.config.params.qs_fail_high_blend() > 0
+            && best > beta
+            && best.abs() < MATE_THRESHOLD
+            && beta.abs() < MATE_THRESHOLD
+        {
+            best = (3 * best + beta) / 4;
         }
         self.store_tt(
             key,
