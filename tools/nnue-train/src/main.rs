@@ -5,7 +5,7 @@
 //!     [--epochs N] [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K]
 //!     [--loss mse|xent] [--buckets 1|9|45] [--threads N] [--validation-percent P]
 //!     [--seed N] [--max-positions N] [--max-seconds S] [--validate-every N]
-//!     [--checkpoint FILE] [--resume FILE] [--leaf root|quiet]
+//!     [--checkpoint FILE] [--resume FILE] [--leaf root|quiet] [--neighbours N]
 //! ```
 //!
 //! Each epoch (or every `--validate-every` training positions: with little data the net
@@ -14,6 +14,9 @@
 //! float weights written to `--checkpoint`). The last line on stdout gives the figures in
 //! `name value` pairs. `--leaf quiet` trains each record at the last position of its
 //! quiescence line under the library's hand-crafted evaluation (docs/DESIGN.md §14.3).
+//! `--neighbours N` adds, per training record, N positions one or two random moves away,
+//! at their quiescence leaves, labelled with the hand-crafted evaluation (distillation,
+//! docs/DESIGN.md §14.4).
 
 use hayanagi_nnue_train::export::Quantised;
 use hayanagi_nnue_train::features::Buckets;
@@ -45,6 +48,7 @@ struct Args {
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
     leaf: data::Leaf,
+    neighbours: usize,
 }
 
 fn usage() -> ! {
@@ -53,7 +57,7 @@ fn usage() -> ! {
          [--batch N] [--lr X] [--lr-decay X] [--weight-decay X] [--lambda L] [--k K] [--loss mse|xent] \
          [--buckets 1|9|45] [--threads N] [--validation-percent P] [--seed N] \
          [--max-positions N] [--max-seconds S] [--validate-every N] [--checkpoint FILE] \
-         [--resume FILE] [--leaf root|quiet]"
+         [--resume FILE] [--leaf root|quiet] [--neighbours N]"
     );
     std::process::exit(2)
 }
@@ -87,6 +91,7 @@ fn parse_args() -> Args {
         checkpoint: None,
         resume: None,
         leaf: data::Leaf::Root,
+        neighbours: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -125,6 +130,7 @@ fn parse_args() -> Args {
             "--validate-every" => a.validate_every = (num(v) as usize).max(1),
             "--checkpoint" => a.checkpoint = Some(PathBuf::from(v)),
             "--resume" => a.resume = Some(PathBuf::from(v)),
+            "--neighbours" => a.neighbours = num(v) as usize,
             "--leaf" => {
                 a.leaf = match v.as_str() {
                     "root" => data::Leaf::Root,
@@ -152,13 +158,15 @@ fn parse_args() -> Args {
 fn main() {
     let args = parse_args();
     let started = Instant::now();
-    let set = data::load(
-        &args.data,
-        args.max_positions,
-        args.validation_percent,
-        args.leaf,
-    )
-    .unwrap_or_else(|e| fail(e));
+    let load = data::LoadConfig {
+        max_positions: args.max_positions,
+        validation_percent: args.validation_percent,
+        leaf: args.leaf,
+        neighbours: args.neighbours,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let set = data::load(&args.data, &load).unwrap_or_else(|e| fail(e));
     eprintln!(
         "loaded {} training and {} validation positions ({} unreadable records, {} positions \
          the net cannot evaluate, skipped) in {:.1} s",
