@@ -1414,7 +1414,8 @@ impl Worker {
             return if best == -INFINITE { alpha } else { best };
         }
         // A fail high returns a score pulled towards beta, the more the shallower the node
-        // (`Tune_FailHighBlend`, off: to test): a cut-off's margin is less sure than its sign.
+        // (`Tune_FailHighBlend`, DESIGN.md §6.4): a cut-off's margin is less sure than its
+        // sign.
         if p.fail_high_blend() > 0
             && best >= beta
             && best.abs() < MATE_THRESHOLD
