@@ -142,7 +142,8 @@ search_params! {
     /// nodetype2, +29.9 Elo (+11.9..+48.1), 1,256 games.
     lmr_cut_node, LMR_CUT_NODE, "Tune_LmrCutNode", 1, 0, 4;
     /// Late quiet moves that are a killer or the counter move (the picker's refutations,
-    /// DESIGN.md §5.4) are reduced this many plies less (0: like any other quiet move).
+    /// DESIGN.md §5.4) are reduced this many plies less (0: like any other quiet move; 1
+    /// against 0, SPRT s-lmrref1c55, +5.1 Elo at 1,016 games, DESIGN.md §6.6).
     lmr_refutation, LMR_REFUTATION, "Tune_LmrRefutation", 0, 0, 4;
     /// Late quiet moves are reduced a ply more once this many of the node's children (and
     /// of its earlier siblings' children) have failed high (0: never; undecided: SPRT
@@ -170,7 +171,8 @@ search_params! {
     fail_high_blend, FAIL_HIGH_BLEND, "Tune_FailHighBlend", 1, 0, 1;
     /// Off the PV, a table lower bound at least this far above beta from a search at
     /// most four plies shallower cuts the node at beta plus this (0: off; Stockfish's
-    /// "small ProbCut", to test).
+    /// "small ProbCut"; undecided: SPRT s-sprobcut200, 200 against 0, +7.4 Elo at 1,175
+    /// games, DESIGN.md §6.6).
     small_probcut_margin, SMALL_PROBCUT_MARGIN, "Tune_SmallProbcutMargin", 0, 0, 2000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
