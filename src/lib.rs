@@ -70,7 +70,7 @@ pub use learn::gensfen::{
     generate as generate_training_data, GensfenConfig, GensfenError, GensfenProgress,
     HANDICAP_STARTS,
 };
-pub use learn::leaf::{quiet_line, QUIET_LINE_MAX_PLIES};
+pub use learn::leaf::{quiet_leaf, quiet_line, QUIET_LINE_MAX_PLIES};
 pub use learn::record::{TrainingRecord, RECORD_BYTES};
 pub use options::{
     option_specs, EngineOptions, OptionDef, OptionKind, OptionSpec, SideEffect, Value, ValueKind,

@@ -21,6 +21,17 @@ pub fn quiet_line(pos: &Position, eval: &mut dyn FnMut(&Position) -> f64) -> Vec
     pv
 }
 
+/// The quiet leaf itself: `pos` after its [`quiet_line`], with the line's length (odd: the
+/// other side is to move at the leaf).
+pub fn quiet_leaf(pos: &Position, eval: &mut dyn FnMut(&Position) -> f64) -> (Position, usize) {
+    let line = quiet_line(pos, eval);
+    let mut leaf = pos.clone();
+    for &m in &line {
+        leaf.do_move(m);
+    }
+    (leaf, line.len())
+}
+
 fn qsearch(
     pos: &mut Position,
     eval: &mut dyn FnMut(&Position) -> f64,

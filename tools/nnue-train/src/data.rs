@@ -180,11 +180,9 @@ fn load_part(records: &[[u8; RECORD_BYTES]], first: usize, config: &LoadConfig) 
         }
         let (mut score, mut result) = (rec.score, rec.game_result);
         if config.leaf == Leaf::Quiet {
-            let line = hayanagi::quiet_line(&pos, &mut classic_eval);
-            for &m in &line {
-                pos.do_move(m);
-            }
-            if line.len() % 2 == 1 {
+            let plies;
+            (pos, plies) = hayanagi::quiet_leaf(&pos, &mut classic_eval);
+            if plies % 2 == 1 {
                 (score, result) = (score.saturating_neg(), -result);
             }
         }
@@ -225,11 +223,8 @@ fn neighbour_leaf(pos: &Position, rng: &mut Rng) -> Option<(Position, usize)> {
         }
         p.do_move(moves.as_slice()[rng.below(moves.len())]);
     }
-    let line = hayanagi::quiet_line(&p, &mut classic_eval);
-    for &m in &line {
-        p.do_move(m);
-    }
-    (!p.in_check()).then_some((p, random + line.len()))
+    let (leaf, plies) = hayanagi::quiet_leaf(&p, &mut classic_eval);
+    (!leaf.in_check()).then_some((leaf, random + plies))
 }
 
 #[cfg(test)]

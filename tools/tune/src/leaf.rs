@@ -16,18 +16,14 @@ pub fn leaf_features(
         classic_features(p, scratch);
         classic_weighted_sum(scratch, w)
     };
-    let line = hayanagi::quiet_line(pos, &mut eval);
-    let mut leaf = pos.clone();
-    for &m in &line {
-        leaf.do_move(m);
-    }
+    let (leaf, plies) = hayanagi::quiet_leaf(pos, &mut eval);
     classic_features(&leaf, out);
-    if line.len() % 2 == 1 {
+    if plies % 2 == 1 {
         for f in out.iter_mut() {
             f.1 = -f.1;
         }
     }
-    line.len()
+    plies
 }
 
 #[cfg(test)]
