@@ -538,6 +538,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QS_FAIL_HIGH_BLEND),
     tune!(FAIL_HIGH_BLEND),
     tune!(SMALL_PROBCUT_MARGIN),
+    tune!(LMR_MIN_MOVE),
+    tune!(SINGULAR_NEGATIVE_EXTENSION),
+    tune!(HINDSIGHT_MARGIN),
     tune!(NMP_MIN_DEPTH),
 ];
 

@@ -174,6 +174,19 @@ search_params! {
     /// "small ProbCut"; undecided: SPRT s-sprobcut200, 200 against 0, +7.4 Elo at 1,175
     /// games, DESIGN.md §6.6).
     small_probcut_margin, SMALL_PROBCUT_MARGIN, "Tune_SmallProbcutMargin", 0, 0, 2000;
+    /// Late quiet moves are reduced by the log table from this move index on (DESIGN.md
+    /// §6.2's `log_lmr`; Stockfish reduces from the second move, to test).
+    lmr_min_move, LMR_MIN_MOVE, "Tune_LmrMinMove", 3, 1, 16;
+    /// A table move whose score alone reaches beta, where the singular search does not
+    /// extend it, is searched this many plies shallower (DESIGN.md §4.12; Stockfish's
+    /// is 2 or more, to test).
+    singular_negative_extension, SINGULAR_NEGATIVE_EXTENSION, "Tune_SingularNegativeExtension", 1, 0, 3;
+    /// Depth in hindsight (0: off; Stockfish's form, to test): a node its parent reduced
+    /// by three plies or more is searched a ply deeper unless the opponent's position got
+    /// worse (its static evaluation above minus the parent's), and one reduced by two or
+    /// more a ply shallower when the two static evaluations add up to more than this
+    /// margin (both sides think they stand well, so little happens here).
+    hindsight_margin, HINDSIGHT_MARGIN, "Tune_HindsightMargin", 0, 0, 1000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

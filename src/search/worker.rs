@@ -146,6 +146,9 @@ struct Frame {
     /// Beta cut-offs at this ply since the node two plies up started: many mean that the
     /// node one ply up is refuted move after move (`Tune_LmrCutoffCount`).
     cutoff_count: u32,
+    /// The plies by which the move being searched from this ply is reduced (0 outside a
+    /// reduced search): the child's depth in hindsight (`Tune_HindsightMargin`).
+    reduction: i32,
 }
 
 /// Settings that do not change during a search.
@@ -396,6 +399,7 @@ impl Worker {
                 static_eval: -INFINITE,
                 excluded: Move::NONE,
                 cutoff_count: 0,
+                reduction: 0,
             })
             .collect();
         Worker {
@@ -1078,6 +1082,24 @@ impl Worker {
 
         let features = self.config.features;
         let p = self.config.params;
+        // Depth in hindsight (`Tune_HindsightMargin`, off: to test): the parent's
+        // reduction is judged again now that both static evaluations are known.
+        let hindsight_margin = p.hindsight_margin();
+        if hindsight_margin > 0 && !in_check && !exclusion && !root {
+            let parent = &self.frames[ply - 1];
+            if parent.static_eval != -INFINITE {
+                let opponent_worsening = static_eval > -parent.static_eval;
+                if parent.reduction >= 3 && !opponent_worsening {
+                    depth += 1;
+                }
+                if parent.reduction >= 2
+                    && depth >= 2
+                    && static_eval + parent.static_eval > hindsight_margin
+                {
+                    depth -= 1;
+                }
+            }
+        }
         if !pv_node && !in_check && eval.abs() < MATE_THRESHOLD {
             // Beyond the base design (DESIGN.md §6.2): reverse futility.
             if features.reverse_futility
@@ -1175,7 +1197,9 @@ impl Worker {
                     tt_move_extension = 1;
                 } else if singular_beta >= beta {
                     return singular_beta;
-                } else if tt_score >= beta || (cut_node && p.singular_cut_node_reduction() > 0) {
+                } else if tt_score >= beta {
+                    tt_move_extension = -p.singular_negative_extension();
+                } else if cut_node && p.singular_cut_node_reduction() > 0 {
                     tt_move_extension = -1;
                 }
             }
@@ -1319,7 +1343,12 @@ impl Worker {
             } else {
                 // DESIGN.md §4.8: LMR, then null-window re-search, then full re-search.
                 let mut r = lmr_reduction(quiet, in_check, depth, i);
-                if features.log_lmr && quiet && !in_check && depth >= 3 && i >= 3 {
+                if features.log_lmr
+                    && quiet
+                    && !in_check
+                    && depth >= 3
+                    && i >= p.lmr_min_move() as usize
+                {
                     let mut extra =
                         self.lmr.table[depth.min(63) as usize][i.min(63)] + !improving as i32;
                     if pv_node {
@@ -1355,7 +1384,9 @@ impl Worker {
                         self.lmr.table[depth.min(63) as usize][i.min(63)] - 1 - pv_node as i32;
                     r = extra.min(new_depth - 1).max(0);
                 }
+                self.frames[ply].reduction = r;
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                self.frames[ply].reduction = 0;
                 if r > 0 && score > alpha {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
