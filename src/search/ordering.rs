@@ -257,12 +257,18 @@ impl Heuristics {
 /// most nodes cut off after a few moves, so sorting everything would waste time).
 #[inline]
 pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    // The first strictly best score, kept in a register over a slice the compiler knows
+    // the length of (no bounds checks in the loop).
+    let tail = &scores[i..moves.len()];
+    let mut best = 0;
+    let mut top = tail[0];
+    for (j, &s) in tail.iter().enumerate().skip(1) {
+        if s > top {
+            top = s;
             best = j;
         }
     }
+    let best = i + best;
     moves.swap(i, best);
     scores.swap(i, best);
 }
