@@ -1657,7 +1657,7 @@ impl Worker {
             stand_pat = Some(raw);
             best = self.corrected_eval(raw, ply).0;
             if best >= beta {
-                // `Tune_QsFailHighBlend` (off: to test): the mean of stand pat and beta.
+                // `Tune_QsFailHighBlend` (DESIGN.md §6.4): the mean of stand pat and beta.
                 if self.config.params.qs_fail_high_blend() > 0 && beta.abs() < MATE_THRESHOLD {
                     return (best + beta) / 2;
                 }
