@@ -541,6 +541,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_MIN_MOVE),
     tune!(SINGULAR_NEGATIVE_EXTENSION),
     tune!(HINDSIGHT_MARGIN),
+    tune!(QUIET_CHECK_BONUS),
     tune!(NMP_MIN_DEPTH),
 ];
 

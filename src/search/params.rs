@@ -189,6 +189,10 @@ search_params! {
     /// more a ply shallower when the two static evaluations add up to more than this
     /// margin (both sides think they stand well, so little happens here).
     hindsight_margin, HINDSIGHT_MARGIN, "Tune_HindsightMargin", 0, 0, 1000;
+    /// Added to the ordering score of a quiet move that checks from its destination and
+    /// does not lose the moved piece by SEE (0: checks ranked by their history alone;
+    /// Stockfish's form, to test).
+    quiet_check_bonus, QUIET_CHECK_BONUS, "Tune_QuietCheckBonus", 0, 0, 100_000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

@@ -1217,7 +1217,9 @@ impl Worker {
         } else {
             tt_move
         };
-        self.frames[ply].picker.start(&self.pos, first, refutations);
+        let picker = &mut self.frames[ply].picker;
+        picker.set_quiet_check_bonus(self.config.params.quiet_check_bonus());
+        picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
         let mut best = -INFINITE;
