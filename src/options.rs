@@ -542,6 +542,8 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_NEGATIVE_EXTENSION),
     tune!(HINDSIGHT_MARGIN),
     tune!(QUIET_CHECK_BONUS),
+    tune!(CONTINUATION_PLY6),
+    tune!(LMR_BAD_QUIET),
     tune!(NMP_MIN_DEPTH),
 ];
 

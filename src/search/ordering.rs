@@ -67,8 +67,13 @@ fn gravity32(entry: &mut i32, bonus: i32) {
 }
 
 /// The plies back whose move keys a continuation history (1: the opponent's last move,
-/// 2: our own previous move, 4: ours two moves ago).
-pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+/// 2: our own previous move, 4: ours two moves ago, 6: ours three moves ago, only with
+/// `Tune_ContinuationPly6`).
+pub const CONTINUATION_PLIES: [usize; 4] = [1, 2, 4, 6];
+
+/// The (piece, destination) pairs of the moves `CONTINUATION_PLIES` back (`None`: before
+/// the root, a null move, or a ply left out).
+pub type PreviousPairs = [Option<usize>; CONTINUATION_PLIES.len()];
 
 /// Killer moves (two per ply) and the history tables of one search thread.
 pub struct Heuristics {
@@ -162,7 +167,7 @@ impl Heuristics {
 
     /// The quiet statistics of a move: butterfly plus continuation histories.
     #[inline]
-    pub fn quiet_stat(&self, c: Color, m: Move, cur: usize, prevs: &[Option<usize>; 3]) -> i32 {
+    pub fn quiet_stat(&self, c: Color, m: Move, cur: usize, prevs: &PreviousPairs) -> i32 {
         self.history(c, m)
             + prevs
                 .iter()
@@ -176,7 +181,7 @@ impl Heuristics {
         c: Color,
         m: Move,
         cur: usize,
-        prevs: &[Option<usize>; 3],
+        prevs: &PreviousPairs,
         bonus: i32,
     ) {
         gravity32(
@@ -210,7 +215,7 @@ impl Heuristics {
         m: Move,
         ply: usize,
         tt_move: Move,
-        prevs: &[Option<usize>; 3],
+        prevs: &PreviousPairs,
     ) -> i32 {
         let mut score = 0;
         if m == tt_move {

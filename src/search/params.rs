@@ -193,6 +193,12 @@ search_params! {
     /// does not lose the moved piece by SEE (0: checks ranked by their history alone;
     /// Stockfish's form, to test).
     quiet_check_bonus, QUIET_CHECK_BONUS, "Tune_QuietCheckBonus", 0, 0, 100_000;
+    /// 1: our move three moves ago (six plies back) keys a continuation history too,
+    /// beside the moves 1, 2 and 4 plies back (DESIGN.md §5.3; Stockfish's, to test).
+    continuation_ply6, CONTINUATION_PLY6, "Tune_ContinuationPly6", 0, 0, 1;
+    /// Late quiet moves that lose the moved piece by SEE are reduced this many plies more
+    /// (0: like the others; to test).
+    lmr_bad_quiet, LMR_BAD_QUIET, "Tune_LmrBadQuiet", 0, 0, 4;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

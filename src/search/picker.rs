@@ -3,7 +3,9 @@
 //! did not cut the node. Most nodes cut off after the table move or a good capture, so the
 //! quiet moves (the bulk of a shogi position: every drop) are then never generated.
 
-use super::ordering::{pick_next, piece_to, Heuristics, PROMOTION_BONUS, TT_MOVE_BONUS};
+use super::ordering::{
+    pick_next, piece_to, Heuristics, PreviousPairs, PROMOTION_BONUS, TT_MOVE_BONUS,
+};
 use crate::shogi::attacks::tables;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::see::see_value;
@@ -107,7 +109,7 @@ impl MovePicker {
         &mut self,
         pos: &Position,
         heur: &Heuristics,
-        prevs: &[Option<usize>; 3],
+        prevs: &PreviousPairs,
     ) -> Option<Move> {
         loop {
             match self.stage {
@@ -346,7 +348,7 @@ mod tests {
                 for _ in 0..4 {
                     let m = all[rng.next_u64() as usize % all.len()];
                     let bonus = (rng.next_u64() % 4000) as i32 - 2000;
-                    heur.update_quiet(us, m, piece_to(&pos, m), &[None; 3], bonus);
+                    heur.update_quiet(us, m, piece_to(&pos, m), &PreviousPairs::default(), bonus);
                 }
                 let tt_move = if rng.next_u64().is_multiple_of(2) {
                     with_tt += 1;
@@ -372,7 +374,7 @@ mod tests {
                 });
                 picker.start(&pos, tt_move, refutations);
                 let mut seen = Vec::new();
-                while let Some(m) = picker.next(&pos, &heur, &[None; 3]) {
+                while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {
                     seen.push(m);
                 }
                 if tt_move.is_some() {
@@ -404,7 +406,7 @@ mod tests {
         let mut picker = MovePicker::new();
         picker.start(&pos, Move::NONE, [mv("5i4h"), Move::NONE, Move::NONE]);
         let mut order = Vec::new();
-        while let Some(m) = picker.next(&pos, &heur, &[None; 3]) {
+        while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {
             order.push(m);
         }
         let at = |s: &str| order.iter().position(|&m| m == mv(s)).unwrap();

@@ -5,7 +5,9 @@
 use super::choice;
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::limits::Limits;
-use super::ordering::{pick_next, piece_to, stat_bonus, Heuristics, CONTINUATION_PLIES};
+use super::ordering::{
+    pick_next, piece_to, stat_bonus, Heuristics, PreviousPairs, CONTINUATION_PLIES,
+};
 use super::params::SearchParams;
 use super::picker::MovePicker;
 use super::skill::Skill;
@@ -540,8 +542,13 @@ impl Worker {
 
     /// The pairs of the moves 1, 2 and 4 plies before the node at `ply` (inside this search).
     #[inline]
-    fn previous_pairs(&self, ply: usize) -> [Option<usize>; 3] {
-        CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].piece_to))
+    fn previous_pairs(&self, ply: usize) -> PreviousPairs {
+        let mut pairs = CONTINUATION_PLIES
+            .map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].piece_to));
+        if self.config.params.continuation_ply6() == 0 {
+            pairs[3] = None;
+        }
+        pairs
     }
 
     fn undo_move(&mut self) {
@@ -1326,6 +1333,8 @@ impl Worker {
                 }
                 0
             };
+            // A quiet move that loses the moved piece by SEE (`Tune_LmrBadQuiet`).
+            let bad_quiet = quiet && p.lmr_bad_quiet() > 0 && !self.pos.see_ge(m, 0);
             let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
             if root {
                 // Each root move's own selective depth.
@@ -1360,6 +1369,9 @@ impl Worker {
                     }
                     if cut_node {
                         extra += p.lmr_cut_node();
+                    }
+                    if bad_quiet {
+                        extra += p.lmr_bad_quiet();
                     }
                     if p.lmr_refutation() > 0 && refutations.contains(&m) {
                         extra -= p.lmr_refutation();
@@ -1516,7 +1528,7 @@ impl Worker {
         depth: i32,
         m: Move,
         cur: usize,
-        prevs: &[Option<usize>; 3],
+        prevs: &PreviousPairs,
         quiets: &[(Move, usize)],
         captures: &[(usize, usize)],
     ) {
