@@ -544,6 +544,11 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QUIET_CHECK_BONUS),
     tune!(CONTINUATION_PLY6),
     tune!(LMR_BAD_QUIET),
+    tune!(QS_MOVE_COUNT_PRUNE),
+    tune!(EVAL_DIFF_HISTORY),
+    tune!(ALPHA_RAISE_REDUCTION),
+    tune!(QS_TT_STAND_PAT),
+    tune!(MULTI_CUT_VALUE),
     tune!(NMP_MIN_DEPTH),
 ];
 

@@ -195,6 +195,14 @@ impl Heuristics {
         }
     }
 
+    /// Move the butterfly history of `m` (played by `c`) alone by `bonus`.
+    pub fn update_butterfly(&mut self, c: Color, m: Move, bonus: i32) {
+        gravity32(
+            &mut self.history[c.index()][Self::from_bucket(m)][m.to().index()],
+            bonus,
+        );
+    }
+
     /// `m` refuted the opponent's move `prev`.
     pub fn record_counter_move(&mut self, prev: Option<usize>, m: Move) {
         if let Some(p) = prev {

@@ -199,6 +199,24 @@ search_params! {
     /// Late quiet moves that lose the moved piece by SEE are reduced this many plies more
     /// (0: like the others; to test).
     lmr_bad_quiet, LMR_BAD_QUIET, "Tune_LmrBadQuiet", 0, 0, 4;
+    /// Quiescence move-count pruning (0: off; to test): not in check, from this move
+    /// index on only checks, promotions and recaptures on the last move's square are
+    /// searched (Stockfish and YaneuraOu: from the third).
+    qs_move_count_prune, QS_MOVE_COUNT_PRUNE, "Tune_QsMoveCountPrune", 0, 0, 64;
+    /// The opponent's last quiet move gains butterfly history by how the static evaluation
+    /// moved across it: this times `clamp(-(parent's + ours), -90, 90) + 30` (0: off;
+    /// Stockfish's and YaneuraOu's form, to test).
+    eval_diff_history, EVAL_DIFF_HISTORY, "Tune_EvalDiffHistory", 0, 0, 200;
+    /// Once a move raises alpha at a node of depth 3 to 13 (not the root), the remaining
+    /// moves are searched this many plies shallower (0: off; Stockfish's form, to test).
+    alpha_raise_reduction, ALPHA_RAISE_REDUCTION, "Tune_AlphaRaiseReduction", 0, 0, 3;
+    /// 1: the quiescence stand pat is the table's score where its bound points the right
+    /// way, as the main search's eval is (the futility bound stays on the static
+    /// evaluation; 0: off, to test).
+    qs_tt_stand_pat, QS_TT_STAND_PAT, "Tune_QsTtStandPat", 0, 0, 1;
+    /// 1: a singular search whose own score (not a mate) reaches beta cuts the node with
+    /// that score, besides the multi-cut at the singular bound (0: off; to test).
+    multi_cut_value, MULTI_CUT_VALUE, "Tune_MultiCutValue", 0, 0, 1;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

@@ -1089,6 +1089,25 @@ impl Worker {
 
         let features = self.config.features;
         let p = self.config.params;
+        // Eval-difference history (`Tune_EvalDiffHistory`, off: to test): the opponent's
+        // last quiet move is judged by how the static evaluation moved across it.
+        let eval_diff_history = p.eval_diff_history();
+        if eval_diff_history > 0 && !in_check && !exclusion && !root {
+            let parent_eval = self.frames[ply - 1].static_eval;
+            let last = self.pos.last_move();
+            if parent_eval != -INFINITE
+                && last.is_some()
+                && last != Move::NULL
+                && self.pos.last_captured().is_empty()
+            {
+                let d = (-(parent_eval + static_eval)).clamp(-90, 90) + 30;
+                self.heur.update_butterfly(
+                    self.pos.side_to_move().flip(),
+                    last,
+                    eval_diff_history * d,
+                );
+            }
+        }
         // Depth in hindsight (`Tune_HindsightMargin`, off: to test): the parent's
         // reduction is judged again now that both static evaluations are known.
         let hindsight_margin = p.hindsight_margin();
@@ -1202,6 +1221,9 @@ impl Worker {
                 }
                 if s < singular_beta {
                     tt_move_extension = 1;
+                } else if p.multi_cut_value() > 0 && s >= beta && s.abs() < MATE_THRESHOLD {
+                    // `Tune_MultiCutValue` (off: to test): the others' own score cuts.
+                    return s;
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if tt_score >= beta {
@@ -1434,6 +1456,18 @@ impl Worker {
                     if pv_node {
                         self.update_pv(ply, m);
                     }
+                    // `Tune_AlphaRaiseReduction` (off: to test): once a move has raised
+                    // alpha, the rest are searched shallower.
+                    let alpha_raise_reduction = p.alpha_raise_reduction();
+                    if alpha_raise_reduction > 0
+                        && alpha < beta
+                        && !root
+                        && depth > 2
+                        && depth < 14
+                        && score.abs() < MATE_THRESHOLD
+                    {
+                        depth = (depth - alpha_raise_reduction).max(1);
+                    }
                     if alpha >= beta {
                         self.frames[ply].cutoff_count += 1;
                         self.update_statistics(
@@ -1642,11 +1676,13 @@ impl Worker {
         let alpha_original = alpha;
         let mut tt_move = Move::NONE;
         let mut tt_eval = None;
+        let mut tt_bound = None;
         if let Some(e) = self.tt.probe(key) {
             if self.valid_tt_move(e.mv) {
                 tt_move = e.mv;
             }
             tt_eval = e.eval;
+            tt_bound = Some((score_from_tt(e.score, ply), e.bound));
             if !pv_node && e.depth >= QS_DEPTH {
                 let s = score_from_tt(e.score, ply);
                 let usable = match e.bound {
@@ -1661,6 +1697,8 @@ impl Worker {
         }
         let mut best;
         let mut stand_pat = None;
+        // The corrected static evaluation (the futility bound's base).
+        let mut static_value = -INFINITE;
         if in_check {
             best = -INFINITE;
         } else {
@@ -1669,7 +1707,22 @@ impl Worker {
                 None => self.eval.evaluate(&self.pos),
             };
             stand_pat = Some(raw);
-            best = self.corrected_eval(raw, ply).0;
+            static_value = self.corrected_eval(raw, ply).0;
+            best = static_value;
+            // `Tune_QsTtStandPat` (off: to test): the table's score is the better stand pat
+            // when its bound points the right way.
+            if self.config.params.qs_tt_stand_pat() > 0 {
+                if let Some((s, bound)) = tt_bound {
+                    let better = match bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > best,
+                        Bound::Upper => s < best,
+                    };
+                    if better && s.abs() < MATE_THRESHOLD {
+                        best = s;
+                    }
+                }
+            }
             if best >= beta {
                 // `Tune_QsFailHighBlend` (DESIGN.md §6.4): the mean of stand pat and beta.
                 if self.config.params.qs_fail_high_blend() > 0 && beta.abs() < MATE_THRESHOLD {
@@ -1732,9 +1785,25 @@ impl Worker {
         let qs_futility_margin = self.config.params.qs_futility_margin();
         // The score below which a capture cannot lift the node: stand pat plus margin.
         let futility_base = (qs_futility_margin > 0 && !in_check && best > -MATE_THRESHOLD)
-            .then_some(best + qs_futility_margin);
+            .then_some(static_value + qs_futility_margin);
+        let qs_move_count = self.config.params.qs_move_count_prune() as usize;
+        let last_to = Some(self.pos.last_move())
+            .filter(|m| m.is_some() && *m != Move::NULL)
+            .map(|m| m.to());
         for i in 0..self.frames[ply].picker.list_mut().0.len() {
             let m = self.next_move(ply, i);
+            // `Tune_QsMoveCountPrune` (off: to test): from this move on, only checks,
+            // promotions and recaptures.
+            if qs_move_count > 0
+                && i >= qs_move_count
+                && !in_check
+                && best > -MATE_THRESHOLD
+                && !m.is_promotion()
+                && last_to != Some(m.to())
+                && !self.pos.gives_check(m)
+            {
+                continue;
+            }
             if let Some(base) = futility_base {
                 if self.pos.is_capture(m) && !m.is_promotion() && !self.pos.gives_check(m) {
                     let bound = base + capture_gain(&self.pos, m);
