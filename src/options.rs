@@ -549,6 +549,10 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(ALPHA_RAISE_REDUCTION),
     tune!(QS_TT_STAND_PAT),
     tune!(MULTI_CUT_VALUE),
+    tune!(NMP_CUT_NODE_ONLY),
+    tune!(LMR_CORR_DIVISOR),
+    tune!(POST_LMR_BONUS),
+    tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];
 

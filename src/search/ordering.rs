@@ -195,6 +195,15 @@ impl Heuristics {
         }
     }
 
+    /// Move the continuation histories of the pair `cur` alone by `bonus`.
+    pub fn update_continuation(&mut self, cur: usize, prevs: &PreviousPairs, bonus: i32) {
+        if let Some(table) = &mut self.continuation {
+            for p in prevs.iter().flatten() {
+                gravity(&mut table[p * PIECE_TO_NB + cur], bonus);
+            }
+        }
+    }
+
     /// Move the butterfly history of `m` (played by `c`) alone by `bonus`.
     pub fn update_butterfly(&mut self, c: Color, m: Move, bonus: i32) {
         gravity32(

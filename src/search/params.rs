@@ -217,6 +217,18 @@ search_params! {
     /// 1: a singular search whose own score (not a mate) reaches beta cuts the node with
     /// that score, besides the multi-cut at the singular bound (0: off; to test).
     multi_cut_value, MULTI_CUT_VALUE, "Tune_MultiCutValue", 0, 0, 1;
+    /// 1: the null move only at cut nodes (0: at any node off the PV; Stockfish's and
+    /// YaneuraOu's form, to test).
+    nmp_cut_node_only, NMP_CUT_NODE_ONLY, "Tune_NmpCutNodeOnly", 0, 0, 1;
+    /// Late quiet moves are reduced a ply less per this many centipawns by which the
+    /// correction history moved the node's static evaluation (0: off; to test).
+    lmr_corr_divisor, LMR_CORR_DIVISOR, "Tune_LmrCorrDivisor", 0, 0, 1000;
+    /// A reduced quiet move that beats alpha again at full depth gains this much
+    /// continuation history (0: off; Stockfish's form, to test).
+    post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 0, 0, 4000;
+    /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
+    /// at most twice `Tune_BonusMax` (0: the cut move's bonus; to test).
+    quiet_malus_linear, QUIET_MALUS_LINEAR, "Tune_QuietMalusLinear", 0, 0, 2000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
     corr_pawn_weight, CORR_PAWN_WEIGHT, "Tune_CorrPawnWeight", 128, 0, 1024;

@@ -1162,7 +1162,13 @@ impl Worker {
         }
 
         // DESIGN.md §4.7: null move with its conditions.
-        if !pv_node && !exclusion && self.can_try_null_move(depth, beta, eval, in_check) {
+        // `Tune_NmpCutNodeOnly` (off: to test): only where a fail high is expected.
+        let null_move_node = p.nmp_cut_node_only() == 0 || cut_node;
+        if !pv_node
+            && !exclusion
+            && null_move_node
+            && self.can_try_null_move(depth, beta, eval, in_check)
+        {
             let r = p.nmp_base()
                 + depth / p.nmp_depth_divisor()
                 + ((eval - beta) / p.nmp_eval_divisor()).min(3);
@@ -1355,6 +1361,7 @@ impl Worker {
                 }
                 0
             };
+            let quiet_stat_known = !capture && !m.is_promotion();
             // A quiet move that loses the moved piece by SEE (`Tune_LmrBadQuiet`).
             let bad_quiet = quiet && p.lmr_bad_quiet() > 0 && !self.pos.see_ge(m, 0);
             let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
@@ -1395,6 +1402,12 @@ impl Worker {
                     if bad_quiet {
                         extra += p.lmr_bad_quiet();
                     }
+                    // `Tune_LmrCorrDivisor` (off: to test): where the correction history
+                    // moves the evaluation far, it is least sure: reduce less.
+                    let lmr_corr_divisor = p.lmr_corr_divisor();
+                    if lmr_corr_divisor > 0 {
+                        extra -= (static_eval - raw_eval).abs() / lmr_corr_divisor;
+                    }
                     if p.lmr_refutation() > 0 && refutations.contains(&m) {
                         extra -= p.lmr_refutation();
                     }
@@ -1425,6 +1438,12 @@ impl Worker {
                 self.frames[ply].reduction = 0;
                 if r > 0 && score > alpha {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                    // `Tune_PostLmrBonus` (off: to test): a reduced quiet move that still
+                    // beats alpha at full depth gains continuation history.
+                    let post_lmr_bonus = p.post_lmr_bonus();
+                    if post_lmr_bonus > 0 && score > alpha && quiet_stat_known {
+                        self.heur.update_continuation(cur, &prevs, post_lmr_bonus);
+                    }
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
@@ -1567,7 +1586,11 @@ impl Worker {
         captures: &[(usize, usize)],
     ) {
         let us = self.pos.side_to_move();
-        let bonus = stat_bonus(&self.config.params, depth);
+        let params = &self.config.params;
+        let bonus = stat_bonus(params, depth);
+        // `Tune_QuietMalusLinear` (off: to test): the quiet moves that failed before the
+        // cut lose more than the cut move gains.
+        let malus = bonus.max((params.quiet_malus_linear() * depth).min(2 * params.bonus_max()));
         let mut cut_capture = None;
         if self.pos.is_capture(m) {
             let captured = self.pos.piece_on(m.to()).piece_type().index();
@@ -1579,7 +1602,7 @@ impl Worker {
             self.heur.update_quiet(us, m, cur, prevs, bonus);
             for &(q, q_cur) in quiets {
                 if q != m {
-                    self.heur.update_quiet(us, q, q_cur, prevs, -bonus);
+                    self.heur.update_quiet(us, q, q_cur, prevs, -malus);
                 }
             }
         }
