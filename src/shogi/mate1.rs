@@ -37,6 +37,11 @@ const DROPPED: [PieceType; 6] = [
     PieceType::Lance,
 ];
 
+/// Up to this many landing squares, [`Position::mate_in_one`] asks each which kinds reach
+/// the king and its free squares from it; with more, each kind's squares come from the
+/// tables read backwards.
+const FORWARD_MAX: u32 = 4;
+
 /// Where a piece of any kind and colour could stand to attack `sq`: its empty-board lines
 /// and knight squares.
 fn could_attack(sq: Square) -> Bitboard {
@@ -44,8 +49,6 @@ fn could_attack(sq: Square) -> Bitboard {
     t.rook_empty(sq) | t.bishop_empty(sq) | t.knight(Color::Black, sq) | t.knight(Color::White, sq)
 }
 
-/// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
-/// pawn, lance, knight and silver move like a gold.
 /// The pieces of `own` that stand first on a line from `sq` with one of `sliders` right
 /// behind them (`line(occupied)`: the squares seen from `sq` along the lines): moving one
 /// of them opens the slider's line onto `sq`.
@@ -69,6 +72,8 @@ fn pieces_before_sliders(
     openers
 }
 
+/// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
+/// pawn, lance, knight and silver move like a gold.
 fn gold_slot(pt: PieceType) -> PieceType {
     if pt.moves_like_gold() {
         PieceType::Gold
@@ -151,25 +156,71 @@ impl Position {
                 contact &= t.king(sq);
             }
             let squares = &squares[..n];
-            for pt in PieceType::ALL {
-                if !wanted[pt.index()] {
-                    continue;
-                }
-                let within = match pt {
-                    PieceType::Pawn | PieceType::Silver | PieceType::Gold => contact,
-                    _ => bound,
-                };
-                if within.is_empty() {
-                    continue;
-                }
-                let mut to = t.attacks(pt, them, ksq, occ) & within;
-                for &sq in squares {
-                    if to.is_empty() {
-                        break;
+            if bound.count() <= FORWARD_MAX {
+                // Few landing squares: each asked once which kinds standing there reach
+                // the king and every free square (a piece attacks a square exactly when
+                // the same kind of the other colour there attacks it back, a slider
+                // through the same squares between), with one rook and one bishop lookup
+                // serving every slider kind.
+                let targets = free | Bitboard::from_square(ksq);
+                let covers = |a: Bitboard| targets.and_not(a).is_empty();
+                let wants = |pt: PieceType| wanted[pt.index()];
+                for to in bound {
+                    let one = Bitboard::from_square(to);
+                    if contact.has(to) {
+                        for pt in [PieceType::Pawn, PieceType::Silver, PieceType::Gold] {
+                            if wants(pt) && covers(t.attacks(pt, us, to, occ)) {
+                                reach_all[pt.index()] |= one;
+                            }
+                        }
                     }
-                    to &= t.attacks(pt, them, sq, escape.occupied);
+                    if wants(PieceType::Knight) && covers(t.knight(us, to)) {
+                        reach_all[PieceType::Knight.index()] |= one;
+                    }
+                    if wants(PieceType::Lance) || wants(PieceType::Rook) || wants(PieceType::Dragon)
+                    {
+                        let rook = t.rook(to, escape.occupied);
+                        if wants(PieceType::Lance) && covers(rook & t.lance_empty(us, to)) {
+                            reach_all[PieceType::Lance.index()] |= one;
+                        }
+                        if wants(PieceType::Rook) && covers(rook) {
+                            reach_all[PieceType::Rook.index()] |= one;
+                        }
+                        if wants(PieceType::Dragon) && covers(rook | t.king(to)) {
+                            reach_all[PieceType::Dragon.index()] |= one;
+                        }
+                    }
+                    if wants(PieceType::Bishop) || wants(PieceType::Horse) {
+                        let bishop = t.bishop(to, escape.occupied);
+                        if wants(PieceType::Bishop) && covers(bishop) {
+                            reach_all[PieceType::Bishop.index()] |= one;
+                        }
+                        if wants(PieceType::Horse) && covers(bishop | t.king(to)) {
+                            reach_all[PieceType::Horse.index()] |= one;
+                        }
+                    }
                 }
-                reach_all[pt.index()] = to;
+            } else {
+                for pt in PieceType::ALL {
+                    if !wanted[pt.index()] {
+                        continue;
+                    }
+                    let within = match pt {
+                        PieceType::Pawn | PieceType::Silver | PieceType::Gold => contact,
+                        _ => bound,
+                    };
+                    if within.is_empty() {
+                        continue;
+                    }
+                    let mut to = t.attacks(pt, them, ksq, occ) & within;
+                    for &sq in squares {
+                        if to.is_empty() {
+                            break;
+                        }
+                        to &= t.attacks(pt, them, sq, escape.occupied);
+                    }
+                    reach_all[pt.index()] = to;
+                }
             }
         }
         for pt in [
