@@ -362,15 +362,13 @@ impl Position {
     }
 
     /// Does the legal check `m` mate? The static escape test first, then the move played
-    /// and the replies looked for.
+    /// and the replies looked for on the board after it (no state pushed: most candidates
+    /// are refuted).
     fn mates_after_static_test(&mut self, escape: &EscapeTest, m: Move) -> bool {
         if escape.king_gets_away(self, m) {
             return false;
         }
-        self.do_move(m);
-        let mated = !has_legal_move(self);
-        self.undo_move();
-        mated
+        !self.with_move_on_board(m, has_legal_move)
     }
 }
 

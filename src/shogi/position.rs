@@ -490,9 +490,45 @@ impl Position {
     /// Play `m`, which must be legal (see `is_legal`/`is_pseudo_legal` for moves from
     /// untrusted sources).
     pub fn do_move(&mut self, m: Move) {
-        let us = self.side;
         let prev = *self.st();
         let key = self.key_after(m);
+        let captured = self.move_on_board(m);
+        self.states.push(StateInfo {
+            key,
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+            captured,
+            last_move: m,
+            plies_from_null: prev.plies_from_null.saturating_add(1),
+        });
+        self.update_check_info();
+    }
+
+    /// Take back the last move played with `do_move`.
+    pub fn undo_move(&mut self) {
+        let st = self.states.pop().expect("undo_move without a move");
+        debug_assert!(!self.states.is_empty());
+        self.unmove_on_board(st.last_move, st.captured);
+    }
+
+    /// `f` asked of the position after the legal move `m` with the board, hands, side to
+    /// move, checkers and blockers as `do_move` leaves them, but neither the key nor the
+    /// history: what a test of the replies needs (the mate-in-one detector's, for each
+    /// candidate check), without a state pushed or a key computed.
+    pub(crate) fn with_move_on_board<R>(&mut self, m: Move, f: impl FnOnce(&Position) -> R) -> R {
+        let saved = *self.st();
+        let captured = self.move_on_board(m);
+        self.update_check_info();
+        let r = f(self);
+        self.unmove_on_board(m, captured);
+        *self.states.last_mut().expect("state") = saved;
+        r
+    }
+
+    /// The board, hands and side to move after `m`; the piece it captured.
+    #[inline(always)]
+    fn move_on_board(&mut self, m: Move) -> Piece {
+        let us = self.side;
         let to = m.to();
         let mut captured = Piece::EMPTY;
         if m.is_drop() {
@@ -519,22 +555,12 @@ impl Position {
             self.put_piece(moved, to);
         }
         self.side = us.flip();
-        self.states.push(StateInfo {
-            key,
-            checkers: Bitboard::EMPTY,
-            blockers: [Bitboard::EMPTY; 2],
-            captured,
-            last_move: m,
-            plies_from_null: prev.plies_from_null.saturating_add(1),
-        });
-        self.update_check_info();
+        captured
     }
 
-    /// Take back the last move played with `do_move`.
-    pub fn undo_move(&mut self) {
-        let st = self.states.pop().expect("undo_move without a move");
-        debug_assert!(!self.states.is_empty());
-        let m = st.last_move;
+    /// [`Self::move_on_board`] taken back.
+    #[inline(always)]
+    fn unmove_on_board(&mut self, m: Move, captured: Piece) {
         self.side = self.side.flip();
         let us = self.side;
         let to = m.to();
@@ -550,9 +576,9 @@ impl Position {
                 moved
             };
             self.put_piece(orig, from);
-            if !st.captured.is_empty() {
-                self.put_piece(st.captured, to);
-                self.hands[us.index()].remove(st.captured.piece_type().unpromoted());
+            if !captured.is_empty() {
+                self.put_piece(captured, to);
+                self.hands[us.index()].remove(captured.piece_type().unpromoted());
             }
         }
     }
