@@ -74,13 +74,32 @@ fn pieces_before_sliders(
 
 /// The kind whose entry a kind shares in the mate-in-one's per-kind tables: the promoted
 /// pawn, lance, knight and silver move like a gold.
-fn gold_slot(pt: PieceType) -> PieceType {
+const fn gold_slot(pt: PieceType) -> PieceType {
     if pt.moves_like_gold() {
         PieceType::Gold
     } else {
         pt
     }
 }
+
+/// For each kind on the board (not the king: its moves are generated), the kinds a move of
+/// it leaves, by their `gold_slot`, as bits indexed by kind: the per-kind tables
+/// [`Position::mate_in_one`] looks up.
+const SLOTS: [u16; PieceType::NB] = {
+    let mut slots = [0u16; PieceType::NB];
+    let mut i = 0;
+    while i < PieceType::ALL.len() {
+        let pt = PieceType::ALL[i];
+        if pt.index() != PieceType::King.index() {
+            slots[pt.index()] = 1 << gold_slot(pt).index();
+            if pt.can_promote() {
+                slots[pt.index()] |= 1 << gold_slot(pt.promoted()).index();
+            }
+        }
+        i += 1;
+    }
+    slots
+};
 
 impl Position {
     /// A move that checkmates at once, if there is one: legal, giving check, leaving the
@@ -129,20 +148,20 @@ impl Position {
         // opens a line: nothing else defends the piece there, and the king takes it.
         // Only the kinds a move or drop can produce here are looked up.
         let hand = self.hand(us);
-        let mut wanted = [false; PieceType::NB];
+        let mut wanted = 0u16;
         if bound.any() {
             for pt in DROPPED {
-                wanted[pt.index()] = hand.has(pt);
+                if hand.has(pt) {
+                    wanted |= 1 << pt.index();
+                }
             }
             for pt in PieceType::ALL {
-                if pt != PieceType::King && self.pieces_of(us, pt).any() {
-                    wanted[gold_slot(pt).index()] = true;
-                    if pt.can_promote() {
-                        wanted[gold_slot(pt.promoted()).index()] = true;
-                    }
+                if (self.by_type[pt.index()] & own).any() {
+                    wanted |= SLOTS[pt.index()];
                 }
             }
         }
+        let wants = |pt: PieceType| wanted & (1 << pt.index()) != 0;
         let mut reach_all = [Bitboard::EMPTY; PieceType::NB];
         if bound.any() {
             // The free squares listed once; the pawn, silver and gold reach only squares
@@ -164,7 +183,6 @@ impl Position {
                 // serving every slider kind.
                 let targets = free | Bitboard::from_square(ksq);
                 let covers = |a: Bitboard| targets.and_not(a).is_empty();
-                let wants = |pt: PieceType| wanted[pt.index()];
                 for to in bound {
                     let one = Bitboard::from_square(to);
                     if contact.has(to) {
@@ -202,7 +220,7 @@ impl Position {
                 }
             } else {
                 for pt in PieceType::ALL {
-                    if !wanted[pt.index()] {
+                    if !wants(pt) {
                         continue;
                     }
                     let within = match pt {
