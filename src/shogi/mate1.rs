@@ -45,9 +45,32 @@ const FORWARD_MAX: u32 = 4;
 /// Where a piece of any kind and colour could stand to attack `sq`: its empty-board lines
 /// and knight squares.
 fn could_attack(sq: Square) -> Bitboard {
-    let t = tables();
-    t.rook_empty(sq) | t.bishop_empty(sq) | t.knight(Color::Black, sq) | t.knight(Color::White, sq)
+    COULD_ATTACK[sq.index()]
 }
+
+/// [`could_attack`] of every square (index = 9 * file + rank, the bitboard layout), one
+/// load where the attack tables would take four.
+const COULD_ATTACK: [Bitboard; 81] = {
+    let mut table = [Bitboard(0); 81];
+    let mut i = 0usize;
+    while i < 81 {
+        let (f, r) = ((i / 9) as i32, (i % 9) as i32);
+        let mut bits = 0u128;
+        let mut j = 0usize;
+        while j < 81 {
+            let (df, dr) = ((j / 9) as i32 - f, (j % 9) as i32 - r);
+            let line = df == 0 || dr == 0 || df == dr || df == -dr;
+            let knight = (df == 1 || df == -1) && (dr == 2 || dr == -2);
+            if j != i && (line || knight) {
+                bits |= 1 << j;
+            }
+            j += 1;
+        }
+        table[i] = Bitboard(bits);
+        i += 1;
+    }
+    table
+};
 
 /// The pieces of `own` that stand first on a line from `sq` with one of `sliders` right
 /// behind them (`line(occupied)`: the squares seen from `sq` along the lines): moving one
@@ -149,12 +172,14 @@ impl Position {
         // Only the kinds a move or drop can produce here are looked up.
         let hand = self.hand(us);
         let mut wanted = 0u16;
+        let mut in_hand = 0u16;
         if bound.any() {
             for pt in DROPPED {
                 if hand.has(pt) {
-                    wanted |= 1 << pt.index();
+                    in_hand |= 1 << pt.index();
                 }
             }
+            wanted = in_hand;
             for pt in PieceType::ALL {
                 if (self.by_type[pt.index()] & own).any() {
                     wanted |= SLOTS[pt.index()];
@@ -253,7 +278,7 @@ impl Position {
         // Drops: a drop opens no line and can only block our others, so the dropped piece
         // alone must reach every free square.
         for pt in DROPPED {
-            if !hand.has(pt) {
+            if in_hand & (1 << pt.index()) == 0 {
                 continue;
             }
             let targets = reach_all[pt.index()] & empty & evading & !dead_ranks(us, pt);
@@ -299,10 +324,12 @@ impl Position {
         // backwards is exact for it.
         let movers = own.and_not(discoverers | openers | king_bb);
         let mut destinations = Bitboard::EMPTY;
-        for r in reach_all {
-            destinations |= r;
+        if bound.any() {
+            for r in reach_all {
+                destinations |= r;
+            }
+            destinations &= evading;
         }
-        destinations &= evading;
         let pinned = self.pinned(us);
         let zone = Bitboard::zone(us);
         for to in destinations {
@@ -454,5 +481,24 @@ impl EscapeTest {
         }
         // A checker next to the king that no other piece of ours defends is taken.
         self.around.has(to) && !(pos.attackers_to(us, to, occupied) & !from_bb).any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The constant table is the attack tables' empty-board lines and knight squares.
+    #[test]
+    fn could_attack_is_lines_and_knight_squares() {
+        let t = tables();
+        for i in 0..81u8 {
+            let sq = Square::new(i);
+            let expected = t.rook_empty(sq)
+                | t.bishop_empty(sq)
+                | t.knight(Color::Black, sq)
+                | t.knight(Color::White, sq);
+            assert_eq!(could_attack(sq), expected, "{i}");
+        }
     }
 }
