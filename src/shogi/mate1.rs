@@ -410,7 +410,7 @@ impl Position {
     /// and the replies looked for on the board after it (no state pushed: most candidates
     /// are refuted).
     fn mates_after_static_test(&mut self, escape: &EscapeTest, m: Move) -> bool {
-        if escape.king_gets_away(self, m) {
+        if escape.king_gets_away(self, m) || escape.check_answered(self, m) {
             return false;
         }
         !self.with_move_on_board(m, has_legal_move)
@@ -421,6 +421,8 @@ impl Position {
 /// judged without making the move. Each answer of `true` is certain (the king has a legal
 /// reply); `false` only means the move must be played to know.
 struct EscapeTest {
+    /// The defending king's square.
+    king: Square,
     /// The defending king's neighbours.
     around: Bitboard,
     /// The neighbours without a defending piece that some piece of ours attacks before the
@@ -443,6 +445,7 @@ impl EscapeTest {
         let free = free_king_squares(pos, us.flip(), king);
         let covered = around.and_not(pos.pieces(us.flip()) | free);
         EscapeTest {
+            king,
             around,
             covered,
             free,
@@ -481,6 +484,58 @@ impl EscapeTest {
         }
         // A checker next to the king that no other piece of ours defends is taken.
         self.around.has(to) && !(pos.attackers_to(us, to, occupied) & !from_bb).any()
+    }
+
+    /// True when the defender surely answers the legal check `m` with a piece other than
+    /// the king: when `m` checks with the moved piece alone, by a drop between it and the
+    /// king of a kind that may stand there (not a pawn: a pawn drop may be illegal as mate),
+    /// or by a capture of it after which nothing of ours attacks the king. Most checks
+    /// the escape test leaves are answered so, and this costs less than the move played.
+    fn check_answered(&self, pos: &Position, m: Move) -> bool {
+        let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let from_bb = if m.is_drop() {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::from_square(m.from())
+        };
+        let us = pos.side_to_move();
+        let them = us.flip();
+        // A piece that stood alone between one of our sliders and the king may uncover a
+        // second check: left to the move played.
+        if (pos.blockers_for_king(them) & from_bb).any() {
+            return false;
+        }
+        let t = tables();
+        let between = t.between(to, self.king);
+        if between.any() {
+            let hand = pos.hand(them);
+            for pt in [
+                PieceType::Gold,
+                PieceType::Silver,
+                PieceType::Rook,
+                PieceType::Bishop,
+                PieceType::Lance,
+                PieceType::Knight,
+            ] {
+                if hand.has(pt) && between.and_not(dead_ranks(them, pt)).any() {
+                    return true;
+                }
+            }
+        }
+        // The board after the move, the king on it.
+        let occupied = (pos.occupied() & !from_bb) | to_bb;
+        let king_bb = Bitboard::from_square(self.king);
+        for d in pos.attackers_to(them, to, occupied).and_not(king_bb) {
+            // Our moved piece is taken and was the only checker: the king is safe unless
+            // the capturing piece uncovers a line of ours.
+            if (pos.attackers_to(us, self.king, occupied ^ Bitboard::from_square(d)) & !from_bb)
+                .is_empty()
+            {
+                return true;
+            }
+        }
+        false
     }
 }
 
