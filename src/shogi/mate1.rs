@@ -457,13 +457,7 @@ impl EscapeTest {
     /// neighbour that nothing of ours attacks after the move, or the checker itself, next to
     /// the king and attacked by nothing else of ours.
     fn king_gets_away(&self, pos: &Position, m: Move) -> bool {
-        let to = m.to();
-        let to_bb = Bitboard::from_square(to);
-        let from_bb = if m.is_drop() {
-            Bitboard::EMPTY
-        } else {
-            Bitboard::from_square(m.from())
-        };
+        let (to, to_bb, from_bb) = move_squares(m);
         // The board after the move, the king off it.
         let occupied = (self.occupied & !from_bb) | to_bb;
         let us = pos.side_to_move();
@@ -492,13 +486,7 @@ impl EscapeTest {
     /// or by a capture of it after which nothing of ours attacks the king. Most checks
     /// the escape test leaves are answered so, and this costs less than the move played.
     fn check_answered(&self, pos: &Position, m: Move) -> bool {
-        let to = m.to();
-        let to_bb = Bitboard::from_square(to);
-        let from_bb = if m.is_drop() {
-            Bitboard::EMPTY
-        } else {
-            Bitboard::from_square(m.from())
-        };
+        let (to, to_bb, from_bb) = move_squares(m);
         let us = pos.side_to_move();
         let them = us.flip();
         // A piece that stood alone between one of our sliders and the king may uncover a
@@ -537,6 +525,19 @@ impl EscapeTest {
         }
         false
     }
+}
+
+/// The destination of `m` as a square and as a board, and its origin as a board (empty
+/// for a drop): what the escape tests rebuild the board after the move from.
+#[inline(always)]
+fn move_squares(m: Move) -> (Square, Bitboard, Bitboard) {
+    let to = m.to();
+    let from_bb = if m.is_drop() {
+        Bitboard::EMPTY
+    } else {
+        Bitboard::from_square(m.from())
+    };
+    (to, Bitboard::from_square(to), from_bb)
 }
 
 #[cfg(test)]
