@@ -1293,7 +1293,9 @@ impl Worker {
             let gives_check = self.pos.gives_check(m);
             let capture = self.pos.is_capture(m);
             let cur = piece_to(&self.pos, m);
-            let quiet = !capture && !m.is_promotion() && !gives_check;
+            // Quiet in the histories' sense (checks included), and for pruning and LMR.
+            let history_quiet = !capture && !m.is_promotion();
+            let quiet = history_quiet && !gives_check;
             if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
@@ -1345,7 +1347,7 @@ impl Worker {
                     continue;
                 }
             }
-            let quiet_stat = if !capture && !m.is_promotion() {
+            let quiet_stat = if history_quiet {
                 if let Some(slot) = quiets_searched.get_mut(quiets_listed) {
                     *slot = (m, cur);
                 }
@@ -1361,7 +1363,6 @@ impl Worker {
                 }
                 0
             };
-            let quiet_stat_known = !capture && !m.is_promotion();
             // A quiet move that loses the moved piece by SEE (`Tune_LmrBadQuiet`).
             let bad_quiet = quiet && p.lmr_bad_quiet() > 0 && !self.pos.see_ge(m, 0);
             let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
@@ -1441,7 +1442,7 @@ impl Worker {
                     // `Tune_PostLmrBonus` (off: to test): a reduced quiet move that still
                     // beats alpha at full depth gains continuation history.
                     let post_lmr_bonus = p.post_lmr_bonus();
-                    if post_lmr_bonus > 0 && score > alpha && quiet_stat_known {
+                    if post_lmr_bonus > 0 && score > alpha && history_quiet {
                         self.heur.update_continuation(cur, &prevs, post_lmr_bonus);
                     }
                 }
@@ -1811,7 +1812,7 @@ impl Worker {
             .then_some(static_value + qs_futility_margin);
         let qs_move_count = self.config.params.qs_move_count_prune() as usize;
         let last_to = Some(self.pos.last_move())
-            .filter(|m| m.is_some() && *m != Move::NULL)
+            .filter(|m| qs_move_count > 0 && m.is_some() && *m != Move::NULL)
             .map(|m| m.to());
         for i in 0..self.frames[ply].picker.list_mut().0.len() {
             let m = self.next_move(ply, i);
