@@ -276,23 +276,63 @@ impl Heuristics {
 }
 
 /// Move `best` of `moves[i..]` by `scores` to position `i` (one step of a selection sort:
-/// most nodes cut off after a few moves, so sorting everything would waste time).
+/// most nodes cut off after a few moves, so sorting everything would waste time). The
+/// first of equally scored moves is taken, so the order is that of the plain scan.
 #[inline]
 pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    // The first strictly best score, kept in a register over a slice the compiler knows
-    // the length of (no bounds checks in the loop).
     let tail = &scores[i..moves.len()];
-    let mut best = 0;
-    let mut top = tail[0];
-    for (j, &s) in tail.iter().enumerate().skip(1) {
-        if s > top {
-            top = s;
-            best = j;
-        }
-    }
-    let best = i + best;
+    let best = i + best_index(tail);
     moves.swap(i, best);
     scores.swap(i, best);
+}
+
+/// The index of the first highest of `scores` (0 when it is empty).
+#[inline]
+fn best_index(scores: &[i32]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: `best_index_avx2` only needs AVX2, which the CPU was just found to have.
+        return unsafe { best_index_avx2(scores) };
+    }
+    best_index_portable(scores)
+}
+
+/// [`best_index`] compiled for AVX2: eight scores a comparison instead of four, with a
+/// true signed maximum (the baseline x86-64 target has none and emulates it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn best_index_avx2(scores: &[i32]) -> usize {
+    best_index_portable(scores)
+}
+
+#[inline(always)]
+fn best_index_portable(scores: &[i32]) -> usize {
+    first_index_of(scores, max_score(scores))
+}
+
+/// The highest of `scores`. Two passes (the maximum, then where it first stands) cost far
+/// fewer instructions than one scan tracking both: a maximum without an index compiles to
+/// SIMD, and the quiet stage scans some seventy scores a pick (the bench's 56 M scanned
+/// scores took 516 M instructions the old way).
+#[inline(always)]
+fn max_score(scores: &[i32]) -> i32 {
+    scores.iter().copied().fold(i32::MIN, i32::max)
+}
+
+/// The index of the first of `scores` equal to `top` (0 when none is).
+#[inline(always)]
+fn first_index_of(scores: &[i32], top: i32) -> usize {
+    // Eight at a time without an early exit inside a block, so each block is one SIMD
+    // comparison; the block that holds it is then scanned.
+    const BLOCK: usize = 8;
+    let mut start = 0;
+    for block in scores.chunks_exact(BLOCK) {
+        if block.iter().fold(false, |seen, &s| seen | (s == top)) {
+            break;
+        }
+        start += BLOCK;
+    }
+    start + scores[start..].iter().position(|&s| s == top).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -321,5 +361,32 @@ mod tests {
         assert_ne!(piece_to(&pos, drop), piece_to(&pos, step));
         assert_eq!(piece_to(&pos, drop_to_5g), piece_to(&pos, step));
         assert!(piece_to(&pos, drop) < PIECE_TO_NB);
+    }
+
+    /// The two-pass pick (and its AVX2 copy, where the CPU has it) takes the first of the
+    /// highest scores, as the plain scan does, on lists of every length up to 300 with
+    /// many ties and scores at the ends of the range.
+    #[test]
+    fn best_index_is_the_first_highest_score() {
+        let mut rng = crate::util::rng::Rng::new(11);
+        for len in 1..300 {
+            for spread in [1u64, 3, 1000] {
+                let scores: Vec<i32> = (0..len)
+                    .map(|_| match rng.next_u64() % 16 {
+                        0 => i32::MIN,
+                        1 => i32::MAX,
+                        _ => (rng.next_u64() % spread) as i32 - 500,
+                    })
+                    .collect();
+                let mut plain = 0;
+                for (j, &s) in scores.iter().enumerate() {
+                    if s > scores[plain] {
+                        plain = j;
+                    }
+                }
+                assert_eq!(best_index(&scores), plain, "{scores:?}");
+                assert_eq!(best_index_portable(&scores), plain, "{scores:?}");
+            }
+        }
     }
 }
