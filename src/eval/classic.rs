@@ -11,6 +11,7 @@
 //! `undo_move`; each move adjusts an accumulator instead of rescanning the board. Only a
 //! king move rescans the king-relative terms (every piece's offset to that king changes).
 
+use super::attack_cache::AttackCache;
 use super::attack_terms;
 use super::weights::{flat_weights, layout, weights, Weights};
 use crate::shogi::{Color, Move, Piece, PieceType, Position, Square};
@@ -28,6 +29,8 @@ struct Accumulator {
 #[derive(Clone)]
 pub struct ClassicEvaluator {
     stack: Vec<Accumulator>,
+    /// The attack terms of positions evaluated before (empty for one-off evaluations).
+    cache: AttackCache,
 }
 
 /// +1 for black, -1 for white: terms are summed from black's point of view.
@@ -101,15 +104,22 @@ fn full_king(w: &Weights, pos: &Position) -> i32 {
 }
 
 impl ClassicEvaluator {
-    /// An evaluator for `pos`, computed from scratch.
+    /// An evaluator for `pos`, computed from scratch, without a cache of attack terms
+    /// (for a few evaluations).
     pub fn new(pos: &Position) -> ClassicEvaluator {
+        ClassicEvaluator::with_cache(pos, AttackCache::none())
+    }
+
+    /// An evaluator for `pos` that keeps the attack terms it computes in `cache` (which
+    /// may hold values from earlier searches: they depend on the position alone).
+    pub(crate) fn with_cache(pos: &Position, cache: AttackCache) -> ClassicEvaluator {
         let w = weights();
         let mut stack = Vec::with_capacity(256);
         stack.push(Accumulator {
             material: full_material(w, pos),
             king: Some(full_king(w, pos)),
         });
-        ClassicEvaluator { stack }
+        ClassicEvaluator { stack, cache }
     }
 
     /// Account for `m`, which is about to be played in `pos` (call before `do_move`).
@@ -180,7 +190,15 @@ impl ClassicEvaluator {
                 k
             }
         };
-        let attack = attack_terms::evaluate(&flat_weights()[layout::MOBILITY..], pos);
+        let key = pos.key();
+        let attack = match self.cache.probe(key) {
+            Some(a) => a,
+            None => {
+                let a = attack_terms::evaluate(&flat_weights()[layout::MOBILITY..], pos);
+                self.cache.store(key, a);
+                a
+            }
+        };
         let black = top.material + king + attack;
         let v = if pos.side_to_move() == Color::Black {
             black
@@ -188,6 +206,11 @@ impl ClassicEvaluator {
             -black
         };
         v + w.tempo
+    }
+
+    /// Give up the cache of attack terms (for the next search's evaluator).
+    pub(crate) fn take_cache(&mut self) -> AttackCache {
+        std::mem::take(&mut self.cache)
     }
 
     /// The evaluation computed from scratch (for tests and diagnostics).
@@ -265,6 +288,37 @@ mod tests {
             Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
                 .unwrap();
         assert_eq!(ClassicEvaluator::evaluate_from_scratch(&white), w.tempo);
+    }
+
+    /// An evaluator with a cache of attack terms, carried from one line to the next as
+    /// a search's evaluator is, gives the evaluation from scratch at every position of
+    /// random games, the first time (stored) and the second (read back).
+    #[test]
+    fn the_cached_attack_terms_give_the_same_evaluation() {
+        let mut rng = crate::util::rng::Rng::new(9);
+        let mut cache = AttackCache::new();
+        let mut hits = 0;
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            let mut ev = ClassicEvaluator::with_cache(&pos, cache);
+            for _ in 0..(rng.next_u64() % 160) {
+                let moves = crate::shogi::legal(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                ev.do_move(&pos, m);
+                pos.do_move(m);
+                let expected = ClassicEvaluator::evaluate_from_scratch(&pos);
+                hits += usize::from(ev.cache.probe(pos.key()).is_some());
+                assert_eq!(ev.evaluate(&pos), expected, "{pos}");
+                assert!(ev.cache.probe(pos.key()).is_some());
+                assert_eq!(ev.evaluate(&pos), expected, "{pos}");
+            }
+            cache = ev.take_cache();
+        }
+        // The games share their openings, so later ones find earlier positions.
+        assert!(hits > 0);
     }
 
     #[test]

@@ -6,11 +6,13 @@
 //! the root: legal moves never capture a king and keep every kind's piece count, so a net
 //! that can evaluate the root can evaluate the whole tree.
 
+pub mod attack_cache;
 pub mod attack_terms;
 pub mod classic;
 pub mod nnue;
 pub mod weights;
 
+use attack_cache::AttackCache;
 pub use classic::ClassicEvaluator;
 pub use nnue::{Network, NnueEvaluator};
 
@@ -70,13 +72,33 @@ impl Evaluator {
     /// An evaluator for `pos`: the net of `config` if it can evaluate `pos`, else the
     /// hand-crafted evaluation.
     pub fn new(pos: &Position, config: &EvalConfig) -> Evaluator {
+        Evaluator::build(pos, config, AttackCache::new)
+    }
+
+    /// An evaluator for a new search from `pos` in place of this one, keeping what stays
+    /// true (the hand-crafted evaluation's cache of attack terms).
+    pub fn renew(&mut self, pos: &Position, config: &EvalConfig) {
+        let mut kept = match &mut self.backend {
+            Backend::Classic(e) => Some(e.take_cache()),
+            Backend::Nnue(_) => None,
+        };
+        *self = Evaluator::build(pos, config, || kept.take().unwrap_or_else(AttackCache::new));
+    }
+
+    /// The net of `config` if it can evaluate `pos`, else the hand-crafted evaluation with
+    /// the cache `cache` gives (asked only then).
+    fn build(
+        pos: &Position,
+        config: &EvalConfig,
+        cache: impl FnOnce() -> AttackCache,
+    ) -> Evaluator {
         let nnue = config
             .net
             .as_ref()
             .and_then(|net| NnueEvaluator::new(net.clone(), config.fv_scale, pos));
         let backend = match nnue {
             Some(e) => Backend::Nnue(Box::new(e)),
-            None => Backend::Classic(ClassicEvaluator::new(pos)),
+            None => Backend::Classic(ClassicEvaluator::with_cache(pos, cache())),
         };
         Evaluator { backend }
     }
@@ -127,6 +149,6 @@ impl Evaluator {
 
     /// `pos` evaluated from scratch with `config`.
     pub fn evaluate_from_scratch(pos: &Position, config: &EvalConfig) -> i32 {
-        Evaluator::new(pos, config).evaluate(pos)
+        Evaluator::build(pos, config, AttackCache::none).evaluate(pos)
     }
 }

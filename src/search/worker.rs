@@ -440,7 +440,7 @@ impl Worker {
         time: TimeManager,
     ) {
         self.id = id;
-        self.eval = Evaluator::new(&pos, &config.eval);
+        self.eval.renew(&pos, &config.eval);
         self.pos = pos;
         self.tt = tt;
         self.control = control;
