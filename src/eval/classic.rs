@@ -21,8 +21,11 @@ use crate::shogi::{Color, Move, Piece, PieceType, Position, Square};
 struct Accumulator {
     /// Material (board and hand) plus piece-square terms.
     material: i32,
-    /// King-relative terms; `None` after a king move until the next evaluation.
-    king: Option<i32>,
+    /// King-relative terms, by the king they are relative to (black's, white's): every
+    /// piece's own-king term lies in its owner's half and its enemy-king term in the
+    /// other. `None` after that king moved, until the next evaluation, which recomputes
+    /// only that half.
+    king: [Option<i32>; 2],
 }
 
 /// Incrementally updated evaluation of one search line.
@@ -67,22 +70,6 @@ fn material_term(w: &Weights, p: Piece, sq: Square) -> i32 {
     sign(c) * (w.board_value[pt.index()] + w.psqt[pt.index()][rel(c, sq).index()])
 }
 
-#[inline(always)]
-fn king_term(w: &Weights, p: Piece, sq: Square, kings: [Option<Square>; 2]) -> i32 {
-    let (c, pt) = (p.color(), p.piece_type());
-    if pt == PieceType::King {
-        return 0;
-    }
-    let mut v = 0;
-    if let Some(k) = kings[c.index()] {
-        v += w.own_king[pt.index()][offset(c, k, sq)];
-    }
-    if let Some(k) = kings[c.flip().index()] {
-        v += w.enemy_king[pt.index()][offset(c, k, sq)];
-    }
-    sign(c) * v
-}
-
 fn full_material(w: &Weights, pos: &Position) -> i32 {
     let mut v = 0;
     for sq in pos.occupied() {
@@ -96,11 +83,56 @@ fn full_material(w: &Weights, pos: &Position) -> i32 {
     v
 }
 
-fn full_king(w: &Weights, pos: &Position) -> i32 {
-    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    pos.occupied()
-        .map(|sq| king_term(w, pos.piece_on(sq), sq, kings))
-        .sum()
+/// `sq` numbered so that the king-relative window offset of `sq` from a king on `k`, for
+/// black, is `WINDOW_CENTRE + grid(sq) - grid(k)` (file x 17 + rank).
+const GRID: [i16; 81] = {
+    let mut g = [0; 81];
+    let mut i = 0;
+    while i < 81 {
+        g[i] = (i / 9 * 17 + i % 9) as i16;
+        i += 1;
+    }
+    g
+};
+const WINDOW_CENTRE: i32 = 8 * 17 + 8;
+
+/// The king-relative terms of every piece relative to `kc`'s king (0 without one): for
+/// each piece kind of each side, one window row, and per piece one offset from the grid.
+fn king_half(w: &Weights, pos: &Position, kc: Color) -> i32 {
+    let Some(k) = pos.king_square(kc) else {
+        return 0;
+    };
+    let base = WINDOW_CENTRE - i32::from(GRID[k.index()]);
+    let mut sum = 0;
+    for c in Color::ALL {
+        let tables = if c == kc { &w.own_king } else { &w.enemy_king };
+        let mut side = 0;
+        for pt in PieceType::ALL {
+            if pt == PieceType::King {
+                continue;
+            }
+            let row = &tables[pt.index()];
+            for sq in pos.pieces_of(c, pt) {
+                // The offset for black; white's is the window turned round (288 - it).
+                let off = base + i32::from(GRID[sq.index()]);
+                let off = if c == Color::Black { off } else { 288 - off };
+                side += row[off as usize];
+            }
+        }
+        sum += sign(c) * side;
+    }
+    sum
+}
+
+/// The term of piece `p` on `sq` relative to `kc`'s king (in `kc`'s half).
+#[inline(always)]
+fn king_half_term(w: &Weights, p: Piece, sq: Square, kc: Color, k: Square) -> i32 {
+    let (c, pt) = (p.color(), p.piece_type());
+    if pt == PieceType::King {
+        return 0;
+    }
+    let tables = if c == kc { &w.own_king } else { &w.enemy_king };
+    sign(c) * tables[pt.index()][offset(c, k, sq)]
 }
 
 impl ClassicEvaluator {
@@ -117,7 +149,7 @@ impl ClassicEvaluator {
         let mut stack = Vec::with_capacity(256);
         stack.push(Accumulator {
             material: full_material(w, pos),
-            king: Some(full_king(w, pos)),
+            king: Color::ALL.map(|kc| Some(king_half(w, pos, kc))),
         });
         ClassicEvaluator { stack, cache }
     }
@@ -127,7 +159,6 @@ impl ClassicEvaluator {
         let w = weights();
         let top = *self.stack.last().expect("evaluator stack");
         let us = pos.side_to_move();
-        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let to = m.to();
         let mut material = top.material;
         let mut king = top.king;
@@ -137,7 +168,11 @@ impl ClassicEvaluator {
             let n = pos.hand(us).count(pt).min(18) as usize;
             let hv = &w.hand_value[pt.index()];
             material += material_term(w, p, to) - sign(us) * (hv[n] - hv[n - 1]);
-            king = king.map(|k| k + king_term(w, p, to, kings));
+            for kc in Color::ALL {
+                if let (Some(h), Some(k)) = (&mut king[kc.index()], pos.king_square(kc)) {
+                    *h += king_half_term(w, p, to, kc, k);
+                }
+            }
         } else {
             let from = m.from();
             let p = pos.piece_on(from);
@@ -151,16 +186,19 @@ impl ClassicEvaluator {
                 let hv = &w.hand_value[cpt.index()];
                 material += sign(us) * (hv[n + 1] - hv[n]);
             }
-            if p.piece_type() == PieceType::King {
-                king = None;
-            } else {
-                king = king.map(|k| {
-                    let mut k = k + king_term(w, q, to, kings) - king_term(w, p, from, kings);
+            for kc in Color::ALL {
+                let half = &mut king[kc.index()];
+                if p.piece_type() == PieceType::King && kc == us {
+                    // Every offset from this king changes.
+                    *half = None;
+                } else if let (Some(h), Some(k)) = (half, pos.king_square(kc)) {
+                    // A king moving changes nothing in the other king's half (a king has
+                    // no terms of its own).
+                    *h += king_half_term(w, q, to, kc, k) - king_half_term(w, p, from, kc, k);
                     if !captured.is_empty() {
-                        k -= king_term(w, captured, to, kings);
+                        *h -= king_half_term(w, captured, to, kc, k);
                     }
-                    k
-                });
+                }
             }
         }
         self.stack.push(Accumulator { material, king });
@@ -182,14 +220,10 @@ impl ClassicEvaluator {
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         let w = weights();
         let top = self.stack.last_mut().expect("evaluator stack");
-        let king = match top.king {
-            Some(k) => k,
-            None => {
-                let k = full_king(w, pos);
-                top.king = Some(k);
-                k
-            }
-        };
+        let mut king = 0;
+        for kc in Color::ALL {
+            king += *top.king[kc.index()].get_or_insert_with(|| king_half(w, pos, kc));
+        }
         let key = pos.key();
         let attack = match self.cache.probe(key) {
             Some(a) => a,
