@@ -298,7 +298,8 @@ fn long_exchange_defender_stops_when_recapturing_loses() {
 
 /// `see_ge` answers some thresholds from the first capture alone; each answer must be
 /// `see`'s, for every legal move of random positions (captures, promotions, drops and
-/// quiet moves) at thresholds around the values of the pieces.
+/// quiet moves) at thresholds around the values of the pieces; so must `see_at_least`'s,
+/// with `see`'s value where it is reached.
 #[test]
 fn see_ge_agrees_with_see() {
     let thresholds = [
@@ -313,6 +314,13 @@ fn see_ge_agrees_with_see() {
                 assert_eq!(
                     pos.see_ge(m, t),
                     value >= t,
+                    "{} {} threshold {t}: see {value}",
+                    pos.to_sfen(),
+                    m.usi()
+                );
+                assert_eq!(
+                    pos.see_at_least(m, t),
+                    (value >= t).then_some(value),
                     "{} {} threshold {t}: see {value}",
                     pos.to_sfen(),
                     m.usi()

@@ -225,7 +225,8 @@ impl Heuristics {
     }
 
     /// Ordering score of `m` (DESIGN.md §5.1). `prevs`: the pairs of the moves 1, 2 and 4
-    /// plies back.
+    /// plies back; `known_see`: the capture's static exchange value when the caller has it
+    /// already (computed here otherwise).
     pub fn score(
         &self,
         pos: &Position,
@@ -233,6 +234,7 @@ impl Heuristics {
         ply: usize,
         tt_move: Move,
         prevs: &PreviousPairs,
+        known_see: Option<i32>,
     ) -> i32 {
         let mut score = 0;
         if m == tt_move {
@@ -245,7 +247,7 @@ impl Heuristics {
         };
         let cur = piece_to(pos, m);
         if let Some(cpt) = captured {
-            let see = pos.see(m);
+            let see = known_see.unwrap_or_else(|| pos.see(m));
             score +=
                 CAPTURE_BASE + see_value(cpt) * CAPTURE_VALUE_WEIGHT + see * CAPTURE_SEE_WEIGHT;
             if see < 0 {

@@ -1762,7 +1762,7 @@ impl Worker {
             GenType::CapturesPromotions
         };
         let pos = &self.pos;
-        let list = self.frames[ply].picker.list_mut().0;
+        let (list, see_values) = self.frames[ply].picker.list_mut();
         list.clear();
         generate_legal(pos, gen, list);
         if in_check && list.is_empty() {
@@ -1774,6 +1774,9 @@ impl Worker {
             let recapture_only = (qs_ply >= self.config.params.qs_recapture_ply())
                 .then(|| self.pos.last_move())
                 .filter(|m| m.is_some());
+            // The exchange value of each capture kept goes into its score slot for
+            // `score_moves` (which would compute it again).
+            let mut kept = 0;
             list.retain(|m| {
                 if let Some(last) = recapture_only {
                     if m.to() != last.to() {
@@ -1785,11 +1788,16 @@ impl Worker {
                     return false;
                 }
                 // DESIGN.md §4.9: skip captures that lose material by SEE.
-                if pos.is_capture(m) {
-                    return pos.see_ge(m, qsearch_see_margin);
-                }
-                // A promotion that loses the piece is no quiet gain.
-                !safe_promotions || pos.see_ge(m, 0)
+                let keep = if pos.is_capture(m) {
+                    pos.see_at_least(m, qsearch_see_margin)
+                        .map(|see| see_values[kept] = see)
+                        .is_some()
+                } else {
+                    // A promotion that loses the piece is no quiet gain.
+                    !safe_promotions || pos.see_ge(m, 0)
+                };
+                kept += usize::from(keep);
+                keep
             });
             // Quiet checks near the top of the quiescence search (the captures and
             // promotions that check are in the list already).
@@ -1804,7 +1812,7 @@ impl Worker {
                 });
             }
         }
-        self.score_moves(ply, tt_move);
+        self.score_moves(ply, tt_move, !in_check);
         let mut best_move = Move::NONE;
         let qs_futility_margin = self.config.params.qs_futility_margin();
         // The score below which a capture cannot lift the node: stand pat plus margin.
@@ -1895,12 +1903,16 @@ impl Worker {
         pv.extend_from_slice(&tail[0].pv);
     }
 
-    /// Ordering scores for the moves of `ply`'s frame.
-    fn score_moves(&mut self, ply: usize, tt_move: Move) {
+    /// Ordering scores for the moves of `ply`'s frame. With `see_in_scores`, the score
+    /// slot of each capture holds its exchange value already.
+    fn score_moves(&mut self, ply: usize, tt_move: Move, see_in_scores: bool) {
         let prevs = self.previous_pairs(ply);
         let (moves, scores) = self.frames[ply].picker.list_mut();
         for (i, &m) in moves.as_slice().iter().enumerate() {
-            scores[i] = self.heur.score(&self.pos, m, ply, tt_move, &prevs);
+            let known_see = see_in_scores.then_some(scores[i]);
+            scores[i] = self
+                .heur
+                .score(&self.pos, m, ply, tt_move, &prevs, known_see);
         }
     }
 

@@ -75,6 +75,18 @@ impl Position {
         self.see_exchange(m, first_gain, on_square) >= threshold
     }
 
+    /// `Some(self.see(m))` when it is at least `threshold`, else `None`: for a caller that
+    /// keeps the value of the moves it keeps (the exchange is not played out when the
+    /// first capture already falls short).
+    pub fn see_at_least(&self, m: Move, threshold: i32) -> Option<i32> {
+        let (first_gain, on_square) = self.see_first_capture(m);
+        if first_gain < threshold {
+            return None;
+        }
+        let value = self.see_exchange(m, first_gain, on_square);
+        (value >= threshold).then_some(value)
+    }
+
     /// What `m` itself gains (the captured piece and its own promotion) and the value of
     /// the piece it leaves on its destination.
     #[inline(always)]
