@@ -136,7 +136,8 @@ search_params! {
     qs_recapture_ply, QS_RECAPTURE_PLY, "Tune_QsRecapturePly", 6, 1, 64;
     /// Captures, promotions and checks from this move index on are reduced by the log
     /// table less one ply (0: never; DESIGN.md §4.8). 6 against 0: SPRT s-noisy6c59,
-    /// +18.1 Elo (+3.4..+32.8) at its cap of 2,000 games, undecided (DESIGN.md §6.6).
+    /// +18.1 Elo (+3.4..+32.8) at its cap of 2,000 games, undecided; not confirmed at
+    /// 12,000 nodes (s-noisy6n12k, -4.8 Elo at 1,026 games; DESIGN.md §6.6).
     lmr_noisy_index, LMR_NOISY_INDEX, "Tune_LmrNoisyIndex", 0, 0, 64;
     /// Late quiet moves of a node expected to fail high (a cut node) are reduced this many
     /// plies more (DESIGN.md §4.8). With `Tune_LmrTtPv` 1, against both at 0: SPRT
@@ -188,7 +189,8 @@ search_params! {
     /// by three plies or more is searched a ply deeper unless the opponent's position got
     /// worse (its static evaluation above minus the parent's), and one reduced by two or
     /// more a ply shallower when the two static evaluations add up to more than this
-    /// margin (both sides think they stand well, so little happens here).
+    /// margin (both sides think they stand well, so little happens here). 100 against 0:
+    /// SPRT s-hindsight100, -36.7 Elo (-72.2..-1.9) at 380 games (DESIGN.md §6.6).
     hindsight_margin, HINDSIGHT_MARGIN, "Tune_HindsightMargin", 0, 0, 1000;
     /// Added to the ordering score of a quiet move that checks from its destination and
     /// does not lose the moved piece by SEE (0: checks ranked by their history alone;
@@ -207,7 +209,8 @@ search_params! {
     qs_move_count_prune, QS_MOVE_COUNT_PRUNE, "Tune_QsMoveCountPrune", 0, 0, 64;
     /// The opponent's last quiet move gains butterfly history by how the static evaluation
     /// moved across it: this times `clamp(-(parent's + ours), -90, 90) + 30` (0: off;
-    /// Stockfish's and YaneuraOu's form, to test).
+    /// Stockfish's and YaneuraOu's form). 24 against 0: SPRT s-evaldiff24, -40.8 Elo
+    /// (-77.6..-5.0) at 343 games (DESIGN.md §6.6).
     eval_diff_history, EVAL_DIFF_HISTORY, "Tune_EvalDiffHistory", 0, 0, 200;
     /// Once a move raises alpha at a node of depth 3 to 13 (not the root), the remaining
     /// moves are searched this many plies shallower (0: off; Stockfish's form, to test).
