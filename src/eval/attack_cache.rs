@@ -50,6 +50,23 @@ impl AttackCache {
             .then_some(((e as i32) << (32 - VALUE_BITS)) >> (32 - VALUE_BITS))
     }
 
+    /// Start loading the slot of `key` into the cache: asked when a move is made, before
+    /// the evaluation that probes it, so that a slot out of the processor's caches does
+    /// not stall the probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = self.slot(key) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let entry: *const u64 = &self.entries[slot];
+            // SAFETY: a prefetch only hints the cache and never faults; SSE, the feature
+            // it needs, is part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Keep `value` for the position of `key` (values that do not fit in 20 bits are not
     /// kept).
     #[inline]

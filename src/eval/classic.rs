@@ -242,6 +242,12 @@ impl ClassicEvaluator {
         v + w.tempo
     }
 
+    /// The position of `key` will be evaluated soon: start loading its cache slot.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.cache.prefetch(key);
+    }
+
     /// Give up the cache of attack terms (for the next search's evaluator).
     pub(crate) fn take_cache(&mut self) -> AttackCache {
         std::mem::take(&mut self.cache)

@@ -120,6 +120,15 @@ impl Evaluator {
         }
     }
 
+    /// The position of Zobrist key `key` will be evaluated soon (the next move's): start
+    /// loading what its evaluation reads first.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        if let Backend::Classic(e) = &self.backend {
+            e.prefetch(key);
+        }
+    }
+
     /// A null move changes nothing but the side to move.
     #[inline]
     pub fn do_null_move(&mut self) {

@@ -533,8 +533,11 @@ impl Worker {
 
     /// Play `m` from the node at `ply`.
     fn do_move(&mut self, ply: usize, m: Move) {
-        // The child's first probe: its cluster is on its way while the move is made.
-        self.tt.prefetch(self.pos.key_after(m));
+        // The child's first probes (the table's cluster, then the evaluation's cache) are
+        // on their way while the move is made.
+        let key = self.pos.key_after(m);
+        self.tt.prefetch(key);
+        self.eval.prefetch(key);
         self.frames[ply].piece_to = Some(piece_to(&self.pos, m));
         self.eval.do_move(&self.pos, m);
         self.pos.do_move(m);
