@@ -30,6 +30,72 @@ fn incremental_equals_from_scratch() {
     assert!(checked > 50_000);
 }
 
+/// Long lines evaluated only now and then, as the search does (a parent the table
+/// answers is never evaluated): king moves leave their half of the king-relative terms to
+/// be recomputed at a later evaluation, several moves on, and null moves pass it along.
+/// From the bench's starts, the one-king tsume of the perft table's kind, and a position
+/// without kings.
+#[test]
+fn sparse_evaluation_along_long_lines_equals_from_scratch() {
+    let starts = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "7k1/9/9/9/l2s5/6snb/9/9/8K b 2G 1",
+        "3g1k3/9/2+P1p1n2/9/4N4/9/9/9/4K4 b RGr2b2g4s2n4l16p 1",
+        "4k4/9/4P4/9/9/9/9/9/9 b 2G2S 1",
+        "9/9/3g5/9/4p4/9/5G3/9/9 b R 1",
+    ];
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let mut checked = 0;
+    for start in starts {
+        for _ in 0..40 {
+            let mut pos = Position::from_sfen(start).unwrap();
+            let mut ev = Evaluator::new(&pos);
+            let mut plies = 0;
+            for _ in 0..80 {
+                let moves = legal(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() && next(8) == 0 {
+                    ev.do_null_move();
+                    pos.do_null_move();
+                } else {
+                    let m = moves.as_slice()[next(moves.len())];
+                    ev.do_move(&pos, m);
+                    pos.do_move(m);
+                }
+                plies += 1;
+                if next(4) == 0 {
+                    assert_eq!(
+                        ev.evaluate(&pos),
+                        Evaluator::evaluate_from_scratch(&pos),
+                        "{}",
+                        pos.to_sfen()
+                    );
+                    checked += 1;
+                }
+            }
+            // Back to the start through the same moves: every level still matches.
+            for _ in 0..plies {
+                if pos.last_move() == hayanagi::Move::NULL {
+                    pos.undo_null_move();
+                } else {
+                    pos.undo_move();
+                }
+                ev.undo_move();
+            }
+            assert_eq!(ev.evaluate(&pos), Evaluator::evaluate_from_scratch(&pos));
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
 #[test]
 fn evaluation_is_colour_symmetric() {
     // The same position with colours swapped (board rotated, hands swapped, other side to

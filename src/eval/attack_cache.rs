@@ -6,9 +6,12 @@
 //! or above beta stores nothing; in the bench about 30% of the evaluations are of a
 //! position evaluated before in the same search (DESIGN.md §9.2).
 
-/// Entries: 32,768 (256 KiB, within a core's second-level cache on the machines here).
-/// Instructions of the USI `bench` (callgrind) against none: 8,192 entries 0.957x, 32,768
-/// 0.936x, 131,072 0.925x.
+use crate::util::memory::ZeroedBuf;
+
+/// Entries: 32,768 (256 KiB). Instructions of the USI `bench` (callgrind) against none:
+/// 8,192 entries 0.957x, 32,768 0.936x, 131,072 0.925x. In time the gain is smaller (the
+/// probes miss the processor's caches): nodes/s 1.023x, with the slot prefetched when the
+/// move is made (DESIGN.md §9.2).
 const ENTRIES: usize = 1 << 15;
 /// Low bits of an entry: the value, two's complement.
 const VALUE_BITS: u32 = 20;
@@ -17,22 +20,27 @@ const VALUE_MASK: u64 = (1 << VALUE_BITS) - 1;
 /// Direct-mapped: an entry is the position key's high 44 bits with the value in the low
 /// 20 (the slot comes from the key's low 15 bits, so 59 bits of the key must agree); 0 is
 /// an empty slot.
-#[derive(Clone, Debug, Default)]
+#[derive(Default)]
 pub struct AttackCache {
-    entries: Box<[u64]>,
+    /// `None`: no cache (one-off evaluations, or the memory could not be had).
+    entries: Option<ZeroedBuf<u64>>,
+}
+
+impl Clone for AttackCache {
+    /// A copy starts without a cache: the evaluations are the same, and copying 256 KiB
+    /// (with an allocation that could fail) is not worth it for a copied line.
+    fn clone(&self) -> AttackCache {
+        AttackCache::none()
+    }
 }
 
 impl AttackCache {
-    /// A cache of 256 KiB, or none (every probe misses) when the memory cannot be had:
-    /// the evaluation is the same either way, only slower.
+    /// A cache of 256 KiB, allocated under the memory policy (DESIGN.md §11.3), or none
+    /// (every probe misses) when the memory cannot be had: the evaluation is the same
+    /// either way, only slower.
     pub fn new() -> AttackCache {
-        let mut entries = Vec::new();
-        if entries.try_reserve_exact(ENTRIES).is_err() {
-            return AttackCache::none();
-        }
-        entries.resize(ENTRIES, 0);
         AttackCache {
-            entries: entries.into_boxed_slice(),
+            entries: ZeroedBuf::new(ENTRIES, "evaluation attack cache").ok(),
         }
     }
 
@@ -41,11 +49,15 @@ impl AttackCache {
         AttackCache::default()
     }
 
+    /// Whether this holds a cache (`false`: [`AttackCache::none`] or a failed allocation).
+    pub fn is_some(&self) -> bool {
+        self.entries.is_some()
+    }
+
     /// The value stored for the position of `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<i32> {
-        let slot = self.slot(key)?;
-        let e = self.entries[slot];
+        let e = *self.entries.as_ref()?.get(slot(key))?;
         (e != 0 && (e ^ key) >> VALUE_BITS == 0)
             .then_some(((e as i32) << (32 - VALUE_BITS)) >> (32 - VALUE_BITS))
     }
@@ -56,9 +68,9 @@ impl AttackCache {
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(slot) = self.slot(key) {
+        if let Some(entry) = self.entries.as_ref().and_then(|e| e.get(slot(key))) {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let entry: *const u64 = &self.entries[slot];
+            let entry: *const u64 = entry;
             // SAFETY: a prefetch only hints the cache and never faults; SSE, the feature
             // it needs, is part of every x86_64 target.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast::<i8>()) };
@@ -67,21 +79,23 @@ impl AttackCache {
         let _ = key;
     }
 
-    /// Keep `value` for the position of `key` (values that do not fit in 20 bits are not
-    /// kept).
+    /// Keep `value` for the position of `key` (only values within +-524,287, which the
+    /// 20 bits hold; the attack terms stay far inside).
     #[inline]
     pub fn store(&mut self, key: u64, value: i32) {
-        if let Some(slot) = self.slot(key) {
-            if value.unsigned_abs() < 1 << (VALUE_BITS - 1) {
-                self.entries[slot] = (key & !VALUE_MASK) | (value as u32 as u64 & VALUE_MASK);
-            }
+        if value.unsigned_abs() >= 1 << (VALUE_BITS - 1) {
+            return;
+        }
+        if let Some(e) = self.entries.as_mut().and_then(|e| e.get_mut(slot(key))) {
+            *e = (key & !VALUE_MASK) | (value as u32 as u64 & VALUE_MASK);
         }
     }
+}
 
-    #[inline]
-    fn slot(&self, key: u64) -> Option<usize> {
-        (!self.entries.is_empty()).then(|| key as usize & (self.entries.len() - 1))
-    }
+/// The slot of the position of `key`.
+#[inline(always)]
+fn slot(key: u64) -> usize {
+    key as usize & (ENTRIES - 1)
 }
 
 #[cfg(test)]
@@ -93,7 +107,8 @@ mod tests {
         let mut c = AttackCache::new();
         let key = 0x1234_5678_9abc_def0u64;
         assert_eq!(c.probe(key), None);
-        for v in [0, 1, -1, 523_287, -524_287, 1234, -777] {
+        assert!(c.is_some());
+        for v in [0, 1, -1, 524_287, -524_287, 1234, -777] {
             c.store(key, v);
             assert_eq!(c.probe(key), Some(v));
         }
@@ -105,6 +120,8 @@ mod tests {
         assert_eq!(c.probe(key), None);
         // A value too wide for the entry is not kept.
         c.store(key, 1 << 19);
+        assert_eq!(c.probe(key), None);
+        c.store(key, -(1 << 19));
         assert_eq!(c.probe(key), None);
         // No cache: nothing is kept.
         let mut none = AttackCache::none();

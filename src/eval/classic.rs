@@ -9,7 +9,9 @@
 //! [`ClassicEvaluator::do_move`] before `Position::do_move` and
 //! [`ClassicEvaluator::undo_move`] after
 //! `undo_move`; each move adjusts an accumulator instead of rescanning the board. Only a
-//! king move rescans the king-relative terms (every piece's offset to that king changes).
+//! king move rescans the king-relative terms, and only those relative to that king (every
+//! piece's offset to it changes). The attack-map terms are computed at each evaluation,
+//! or read from the search thread's cache ([`super::attack_cache`]).
 
 use super::attack_cache::AttackCache;
 use super::attack_terms;
@@ -188,7 +190,11 @@ impl ClassicEvaluator {
             }
             for kc in Color::ALL {
                 let half = &mut king[kc.index()];
-                if p.piece_type() == PieceType::King && kc == us {
+                if captured.kind() == Some(PieceType::King) && captured.color() == kc {
+                    // Not a legal move; a position without that king has no terms
+                    // relative to it, as `king_half` counts them.
+                    *half = Some(0);
+                } else if p.piece_type() == PieceType::King && kc == us {
                     // Every offset from this king changes.
                     *half = None;
                 } else if let (Some(h), Some(k)) = (half, pos.king_square(kc)) {

@@ -72,14 +72,22 @@ impl Evaluator {
     /// An evaluator for `pos`: the net of `config` if it can evaluate `pos`, else the
     /// hand-crafted evaluation.
     pub fn new(pos: &Position, config: &EvalConfig) -> Evaluator {
+        Evaluator::build(pos, config, AttackCache::none)
+    }
+
+    /// [`Evaluator::new`] for a search thread: the hand-crafted evaluation keeps its
+    /// attack terms in a cache of 256 KiB (DESIGN.md §9.2), which [`Evaluator::renew`]
+    /// carries on.
+    pub(crate) fn for_search(pos: &Position, config: &EvalConfig) -> Evaluator {
         Evaluator::build(pos, config, AttackCache::new)
     }
 
-    /// An evaluator for a new search from `pos` in place of this one, keeping what stays
-    /// true (the hand-crafted evaluation's cache of attack terms).
-    pub fn renew(&mut self, pos: &Position, config: &EvalConfig) {
+    /// An evaluator for a new search from `pos` in place of this one (made by
+    /// [`Evaluator::for_search`]), keeping what stays true: the hand-crafted evaluation's
+    /// cache of attack terms (allocated again if it could not be before).
+    pub(crate) fn renew(&mut self, pos: &Position, config: &EvalConfig) {
         let mut kept = match &mut self.backend {
-            Backend::Classic(e) => Some(e.take_cache()),
+            Backend::Classic(e) => Some(e.take_cache()).filter(AttackCache::is_some),
             Backend::Nnue(_) => None,
         };
         *self = Evaluator::build(pos, config, || kept.take().unwrap_or_else(AttackCache::new));
@@ -158,6 +166,37 @@ impl Evaluator {
 
     /// `pos` evaluated from scratch with `config`.
     pub fn evaluate_from_scratch(pos: &Position, config: &EvalConfig) -> i32 {
-        Evaluator::build(pos, config, AttackCache::none).evaluate(pos)
+        Evaluator::new(pos, config).evaluate(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classic(e: &mut Evaluator) -> &mut ClassicEvaluator {
+        match &mut e.backend {
+            Backend::Classic(c) => c,
+            Backend::Nnue(_) => panic!("no net was given"),
+        }
+    }
+
+    /// A search thread's evaluator keeps the attack terms of the positions it evaluated
+    /// from one search to the next; `Evaluator::new` has no cache.
+    #[test]
+    fn a_search_threads_cache_outlives_its_search() {
+        let config = EvalConfig::default();
+        let pos = Position::startpos();
+        let mut e = Evaluator::for_search(&pos, &config);
+        let value = e.evaluate(&pos);
+        let mut next = pos.clone();
+        next.do_move(next.parse_usi_move("7g7f").unwrap());
+        e.renew(&next, &config);
+        let kept = classic(&mut e).take_cache();
+        assert!(kept.probe(pos.key()).is_some());
+        assert_eq!(Evaluator::new(&pos, &config).evaluate(&pos), value);
+        let mut plain = Evaluator::new(&pos, &config);
+        plain.evaluate(&pos);
+        assert!(!classic(&mut plain).take_cache().is_some());
     }
 }

@@ -247,6 +247,10 @@ impl Heuristics {
         };
         let cur = piece_to(pos, m);
         if let Some(cpt) = captured {
+            debug_assert!(
+                known_see.is_none_or(|s| s == pos.see(m)),
+                "{m}: {known_see:?}"
+            );
             let see = known_see.unwrap_or_else(|| pos.see(m));
             score +=
                 CAPTURE_BASE + see_value(cpt) * CAPTURE_VALUE_WEIGHT + see * CAPTURE_SEE_WEIGHT;

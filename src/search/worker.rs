@@ -392,7 +392,7 @@ impl Worker {
         config: SearchConfig,
         time: TimeManager,
     ) -> Worker {
-        let eval = Evaluator::new(&pos, &config.eval);
+        let eval = Evaluator::for_search(&pos, &config.eval);
         let frames = (0..MAX_PLY + 2)
             .map(|_| Frame {
                 picker: MovePicker::new(),
