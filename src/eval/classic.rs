@@ -15,7 +15,7 @@
 
 use super::attack_cache::AttackCache;
 use super::attack_terms;
-use super::weights::{flat_weights, layout, weights, Weights};
+use super::weights::{flat_weights, layout, weights, Weights, KING_WINDOW};
 use crate::shogi::{Color, Move, Piece, PieceType, Position, Square};
 
 /// Accumulated terms, from black's point of view.
@@ -97,6 +97,8 @@ const GRID: [i16; 81] = {
     g
 };
 const WINDOW_CENTRE: i32 = 8 * 17 + 8;
+/// The last offset of the window: a white piece's offset is this less black's.
+const WINDOW_LAST: i32 = KING_WINDOW as i32 - 1;
 
 /// The king-relative terms of every piece relative to `kc`'s king (0 without one): for
 /// each piece kind of each side, one window row, and per piece one offset from the grid.
@@ -115,9 +117,13 @@ fn king_half(w: &Weights, pos: &Position, kc: Color) -> i32 {
             }
             let row = &tables[pt.index()];
             for sq in pos.pieces_of(c, pt) {
-                // The offset for black; white's is the window turned round (288 - it).
+                // The offset for black; white's is the window turned round.
                 let off = base + i32::from(GRID[sq.index()]);
-                let off = if c == Color::Black { off } else { 288 - off };
+                let off = if c == Color::Black {
+                    off
+                } else {
+                    WINDOW_LAST - off
+                };
                 side += row[off as usize];
             }
         }
@@ -294,7 +300,7 @@ pub fn features(pos: &Position, out: &mut Vec<(u16, i16)>) {
         if pt == PieceType::King {
             continue;
         }
-        let window = pt.index() * super::weights::KING_WINDOW;
+        let window = pt.index() * KING_WINDOW;
         if let Some(k) = kings[c.index()] {
             add(layout::OWN_KING + window + offset(c, k, sq), s);
         }
