@@ -542,6 +542,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_NEGATIVE_EXTENSION),
     tune!(HINDSIGHT_MARGIN),
     tune!(QUIET_CHECK_BONUS),
+    tune!(THREAT_ESCAPE_BONUS),
     tune!(CONTINUATION_PLY6),
     tune!(LMR_BAD_QUIET),
     tune!(QS_MOVE_COUNT_PRUNE),

@@ -196,6 +196,12 @@ search_params! {
     /// does not lose the moved piece by SEE (0: checks ranked by their history alone;
     /// Stockfish's form, to test).
     quiet_check_bonus, QUIET_CHECK_BONUS, "Tune_QuietCheckBonus", 0, 0, 100_000;
+    /// Threats in the quiet moves' order (0: off; Stockfish's form, to test): a quiet move
+    /// that takes a piece away from a square a cheaper enemy piece attacks, to one no
+    /// cheaper piece attacks, ranks this times the piece's class higher (classes: 1 lance
+    /// to gold-movers, 2 bishop and rook, 3 horse and dragon; pawns 0), and one that moves
+    /// or drops a piece where a cheaper enemy piece attacks it ranks that much lower.
+    threat_escape_bonus, THREAT_ESCAPE_BONUS, "Tune_ThreatEscapeBonus", 0, 0, 100_000;
     /// 1: our move three moves ago (six plies back) keys a continuation history too,
     /// beside the moves 1, 2 and 4 plies back (DESIGN.md §5.3; Stockfish's, to test).
     continuation_ply6, CONTINUATION_PLY6, "Tune_ContinuationPly6", 0, 0, 1;

@@ -9,7 +9,9 @@ use super::ordering::{
 use crate::shogi::attacks::tables;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::see::see_value;
-use crate::shogi::{generate_legal, GenType, Move, MoveList, Position, Square};
+use crate::shogi::{
+    generate_legal, Bitboard, Color, GenType, Move, MoveList, PieceType, Position, Square,
+};
 
 /// Weight of the captured piece's value in a capture's score (most valuable victim first;
 /// the capture history, bounded by `HISTORY_MAX`, then ranks captures of one kind).
@@ -57,6 +59,9 @@ pub struct MovePicker {
     /// Added to the score of a quiet move that checks directly and does not lose the
     /// moved piece by SEE (`Tune_QuietCheckBonus`; 0: checks are ranked by history alone).
     quiet_check_bonus: i32,
+    /// Per class of the moved piece, added for escaping a cheaper attacker and taken off
+    /// for moving into one (`Tune_ThreatEscapeBonus`; 0: threats are not looked at).
+    threat_escape_bonus: i32,
 }
 
 impl Default for MovePicker {
@@ -77,12 +82,18 @@ impl MovePicker {
             tt_move: Move::NONE,
             refutations: [Move::NONE; 3],
             quiet_check_bonus: 0,
+            threat_escape_bonus: 0,
         }
     }
 
     /// The bonus of quiet direct checks in the quiet stage of the following visits.
     pub fn set_quiet_check_bonus(&mut self, bonus: i32) {
         self.quiet_check_bonus = bonus;
+    }
+
+    /// The threat bonus per piece class in the quiet stage of the following visits.
+    pub fn set_threat_escape_bonus(&mut self, bonus: i32) {
+        self.threat_escape_bonus = bonus;
     }
 
     /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
@@ -169,6 +180,7 @@ impl MovePicker {
                     generate_legal(pos, GenType::Quiets, &mut self.moves);
                     let us = pos.side_to_move();
                     let enemy_king = pos.king_square(us.flip());
+                    let threats = (self.threat_escape_bonus > 0).then(|| Threats::of(pos));
                     for i in start..self.moves.len() {
                         let m = self.moves.as_slice()[i];
                         self.scores[i] = heur.quiet_stat(us, m, piece_to(pos, m), prevs);
@@ -176,6 +188,9 @@ impl MovePicker {
                             if checks_directly(pos, m, ksq) && pos.see_ge(m, 0) {
                                 self.scores[i] += self.quiet_check_bonus;
                             }
+                        }
+                        if let Some(t) = &threats {
+                            self.scores[i] += self.threat_escape_bonus * t.shift(pos, m);
                         }
                     }
                     self.cur = start;
@@ -243,6 +258,74 @@ impl MovePicker {
     /// search fills and orders them itself).
     pub fn list_mut(&mut self) -> (&mut MoveList, &mut [i32; MAX_MOVES]) {
         (&mut self.moves, &mut self.scores)
+    }
+}
+
+/// What the side not to move attacks with pieces cheaper than each class of ours
+/// ([`piece_class`]): `cheaper[c]` is attacked by a piece of a class below `c`.
+struct Threats {
+    cheaper: [Bitboard; 4],
+}
+
+impl Threats {
+    fn of(pos: &Position) -> Threats {
+        let t = tables();
+        let them = pos.side_to_move().flip();
+        let occ = pos.occupied();
+        let pawns = pos.pieces_of(them, PieceType::Pawn);
+        let by_pawn = if them == Color::Black {
+            pawns.shift_up()
+        } else {
+            pawns.shift_down()
+        };
+        let mut by_minor = by_pawn;
+        let minors = pos.pieces(them)
+            & (pos.pieces_of_type(PieceType::Lance)
+                | pos.pieces_of_type(PieceType::Knight)
+                | pos.pieces_of_type(PieceType::Silver)
+                | pos.golds());
+        for sq in minors {
+            by_minor |= t.attacks(pos.piece_on(sq).piece_type(), them, sq, occ);
+        }
+        let mut by_major = by_minor;
+        let majors = pos.pieces(them)
+            & (pos.pieces_of_type(PieceType::Bishop) | pos.pieces_of_type(PieceType::Rook));
+        for sq in majors {
+            by_major |= t.attacks(pos.piece_on(sq).piece_type(), them, sq, occ);
+        }
+        Threats {
+            cheaper: [Bitboard::EMPTY, by_pawn, by_minor, by_major],
+        }
+    }
+
+    /// The move's threat shift in classes: +class for a piece leaving a threatened square
+    /// for an unthreatened one, -class for a piece going to a threatened square.
+    fn shift(&self, pos: &Position, m: Move) -> i32 {
+        let pt = if m.is_drop() {
+            m.dropped()
+        } else {
+            pos.piece_on(m.from()).piece_type()
+        };
+        let class = piece_class(pt);
+        let threatened = self.cheaper[class];
+        if threatened.has(m.to()) {
+            -(class as i32)
+        } else if !m.is_drop() && threatened.has(m.from()) {
+            class as i32
+        } else {
+            0
+        }
+    }
+}
+
+/// The value class of a piece kind for [`Threats`]: 0 pawn, 1 lance to the gold-movers, 2
+/// bishop and rook, 3 horse and dragon (kings: 0, they are never exchanged).
+fn piece_class(pt: PieceType) -> usize {
+    match pt {
+        PieceType::Pawn | PieceType::King => 0,
+        PieceType::Bishop | PieceType::Rook => 2,
+        PieceType::Horse | PieceType::Dragon => 3,
+        _ => 1,
     }
 }
 
@@ -330,6 +413,24 @@ mod tests {
     /// Every legal move comes out exactly once, the table move first, over positions of
     /// random games (checks, drops, promotions) with random histories, table moves and
     /// refutations (legal, illegal, repeated).
+    /// A black silver on 5e that a white pawn attacks gains its class for leaving to a
+    /// square no pawn attacks (a white silver's attack does not count against a silver),
+    /// a rook dropped where that silver attacks loses the rook's class, and pawn and king
+    /// moves are not touched.
+    #[test]
+    fn threats_rank_escapes_up_and_cheaper_attackers_down() {
+        let pos: Position = "4k4/9/6s2/4p4/4S4/9/4P4/9/4K4 b R 1".parse().unwrap();
+        let t = Threats::of(&pos);
+        let shift = |usi: &str| t.shift(&pos, pos.parse_usi_move(usi).unwrap());
+        assert_eq!(shift("5e4f"), 1);
+        assert_eq!(shift("5e4d"), 1);
+        assert_eq!(shift("R*4d"), -2);
+        assert_eq!(shift("R*4e"), 0);
+        assert_eq!(shift("5g5f"), 0);
+        assert_eq!(shift("5i4h"), 0);
+        assert_eq!(shift("R*2d"), -2);
+    }
+
     #[test]
     fn yields_each_legal_move_exactly_once() {
         let mut rng = Rng::new(17);
@@ -369,6 +470,11 @@ mod tests {
                 }
                 picker.set_quiet_check_bonus(if rng.next_u64().is_multiple_of(2) {
                     16_384
+                } else {
+                    0
+                });
+                picker.set_threat_escape_bonus(if rng.next_u64().is_multiple_of(2) {
+                    8_000
                 } else {
                     0
                 });

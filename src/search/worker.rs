@@ -1257,6 +1257,7 @@ impl Worker {
         };
         let picker = &mut self.frames[ply].picker;
         picker.set_quiet_check_bonus(self.config.params.quiet_check_bonus());
+        picker.set_threat_escape_bonus(self.config.params.threat_escape_bonus());
         picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
