@@ -543,6 +543,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(HINDSIGHT_MARGIN),
     tune!(QUIET_CHECK_BONUS),
     tune!(THREAT_ESCAPE_BONUS),
+    tune!(LOW_PLY_HISTORY),
     tune!(CONTINUATION_PLY6),
     tune!(LMR_BAD_QUIET),
     tune!(QS_MOVE_COUNT_PRUNE),

@@ -89,7 +89,13 @@ pub struct Heuristics {
     capture: Vec<i16>,
     /// Ordering score of the counter move (`Tune_CounterMoveBonus`).
     pub counter_move_bonus: i32,
+    /// `low_ply[ply][from][to]` for the first [`LOW_PLIES`] plies of this search: the
+    /// butterfly history of the moves near the root alone (`Tune_LowPlyHistory`).
+    low_ply: Vec<[[i16; 81]; FROM_BUCKETS]>,
 }
+
+/// The plies from the root that keep a low-ply history (Stockfish's four).
+pub const LOW_PLIES: usize = 4;
 
 impl Heuristics {
     pub fn new(max_ply: usize) -> Heuristics {
@@ -100,6 +106,30 @@ impl Heuristics {
             counter_moves: vec![Move::NONE; PIECE_TO_NB],
             capture: vec![0; PIECE_TO_NB * 16],
             counter_move_bonus: SearchParams::default().counter_move_bonus(),
+            low_ply: vec![[[0; 81]; FROM_BUCKETS]; LOW_PLIES],
+        }
+    }
+
+    /// Forget the low-ply history (a new search: its plies count from a new root).
+    pub fn clear_low_ply(&mut self) {
+        for h in &mut self.low_ply {
+            *h = [[0; 81]; FROM_BUCKETS];
+        }
+    }
+
+    /// The low-ply history of `m` at `ply` (0 from ply [`LOW_PLIES`] on).
+    #[inline]
+    pub fn low_ply(&self, ply: usize, m: Move) -> i32 {
+        self.low_ply
+            .get(ply)
+            .map_or(0, |h| h[Self::from_bucket(m)][m.to().index()] as i32)
+    }
+
+    /// Move the low-ply history of `m` at `ply` by `bonus` (nothing from ply
+    /// [`LOW_PLIES`] on).
+    pub fn update_low_ply(&mut self, ply: usize, m: Move, bonus: i32) {
+        if let Some(h) = self.low_ply.get_mut(ply) {
+            gravity(&mut h[Self::from_bucket(m)][m.to().index()], bonus);
         }
     }
 
@@ -116,6 +146,7 @@ impl Heuristics {
         }
         self.counter_moves.fill(Move::NONE);
         self.capture.fill(0);
+        self.clear_low_ply();
     }
 
     #[inline]
@@ -356,6 +387,22 @@ mod tests {
             gravity(&mut e, -1_500);
         }
         assert!(e as i32 >= -HISTORY_MAX && e < -15_000, "{e}");
+    }
+
+    #[test]
+    fn the_low_ply_history_keeps_the_first_plies_alone_until_cleared() {
+        let pos: Position = "4k4/9/9/9/9/9/9/4G4/4K4 b G 1".parse().unwrap();
+        let drop = pos.parse_usi_move("G*5e").unwrap();
+        let step = pos.parse_usi_move("5h5g").unwrap();
+        let mut h = Heuristics::new(8);
+        h.update_low_ply(1, drop, 1_000);
+        h.update_low_ply(LOW_PLIES, drop, 1_000);
+        assert!(h.low_ply(1, drop) > 0);
+        assert_eq!(h.low_ply(0, drop), 0);
+        assert_eq!(h.low_ply(1, step), 0);
+        assert_eq!(h.low_ply(LOW_PLIES, drop), 0);
+        h.clear_low_ply();
+        assert_eq!(h.low_ply(1, drop), 0);
     }
 
     #[test]

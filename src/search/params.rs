@@ -202,6 +202,10 @@ search_params! {
     /// to gold-movers, 2 bishop and rook, 3 horse and dragon; pawns 0), and one that moves
     /// or drops a piece where a cheaper enemy piece attacks it ranks that much lower.
     threat_escape_bonus, THREAT_ESCAPE_BONUS, "Tune_ThreatEscapeBonus", 0, 0, 100_000;
+    /// Low-ply history (0: off; Stockfish's form, to test): in the first four plies of a
+    /// search, a quiet move's butterfly statistics of this search alone, at those plies,
+    /// times this over (1 + ply), are added to its ordering score.
+    low_ply_history, LOW_PLY_HISTORY, "Tune_LowPlyHistory", 0, 0, 32;
     /// 1: our move three moves ago (six plies back) keys a continuation history too,
     /// beside the moves 1, 2 and 4 plies back (DESIGN.md §5.3; Stockfish's, to test).
     continuation_ply6, CONTINUATION_PLY6, "Tune_ContinuationPly6", 0, 0, 1;

@@ -4,7 +4,7 @@
 //! quiet moves (the bulk of a shogi position: every drop) are then never generated.
 
 use super::ordering::{
-    pick_next, piece_to, Heuristics, PreviousPairs, PROMOTION_BONUS, TT_MOVE_BONUS,
+    pick_next, piece_to, Heuristics, PreviousPairs, LOW_PLIES, PROMOTION_BONUS, TT_MOVE_BONUS,
 };
 use crate::shogi::attacks::tables;
 use crate::shogi::movegen::MAX_MOVES;
@@ -62,6 +62,9 @@ pub struct MovePicker {
     /// Per class of the moved piece, added for escaping a cheaper attacker and taken off
     /// for moving into one (`Tune_ThreatEscapeBonus`; 0: threats are not looked at).
     threat_escape_bonus: i32,
+    /// The node's ply and the low-ply history's weight (`Tune_LowPlyHistory`; 0: off).
+    ply: usize,
+    low_ply_weight: i32,
 }
 
 impl Default for MovePicker {
@@ -83,6 +86,8 @@ impl MovePicker {
             refutations: [Move::NONE; 3],
             quiet_check_bonus: 0,
             threat_escape_bonus: 0,
+            ply: 0,
+            low_ply_weight: 0,
         }
     }
 
@@ -94,6 +99,13 @@ impl MovePicker {
     /// The threat bonus per piece class in the quiet stage of the following visits.
     pub fn set_threat_escape_bonus(&mut self, bonus: i32) {
         self.threat_escape_bonus = bonus;
+    }
+
+    /// The node's ply from the root and the weight of the low-ply history in the quiet
+    /// stage of the following visits.
+    pub fn set_low_ply(&mut self, ply: usize, weight: i32) {
+        self.ply = ply;
+        self.low_ply_weight = weight;
     }
 
     /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
@@ -191,6 +203,10 @@ impl MovePicker {
                         }
                         if let Some(t) = &threats {
                             self.scores[i] += self.threat_escape_bonus * t.shift(pos, m);
+                        }
+                        if self.low_ply_weight > 0 && self.ply < LOW_PLIES {
+                            self.scores[i] += self.low_ply_weight * heur.low_ply(self.ply, m)
+                                / (1 + self.ply as i32);
                         }
                     }
                     self.cur = start;
@@ -478,6 +494,7 @@ mod tests {
                 } else {
                     0
                 });
+                picker.set_low_ply((rng.next_u64() % 6) as usize, 2);
                 picker.start(&pos, tt_move, refutations);
                 let mut seen = Vec::new();
                 while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {

@@ -456,7 +456,12 @@ impl Worker {
         self.root_moves.clear();
         self.completed_depth = 0;
         self.last_info_ms = None;
-        // Killers belong to the last search's plies; history carries over within a game.
+        // Killers and the low-ply history belong to the last search's plies; history
+        // carries over within a game. (The low-ply history is read and written only when
+        // on, so it is cleared only then.)
+        if self.config.params.low_ply_history() > 0 {
+            self.heur.clear_low_ply();
+        }
         if self.config.fresh_history {
             self.heur.clear();
             self.correction.clear();
@@ -1258,6 +1263,7 @@ impl Worker {
         let picker = &mut self.frames[ply].picker;
         picker.set_quiet_check_bonus(self.config.params.quiet_check_bonus());
         picker.set_threat_escape_bonus(self.config.params.threat_escape_bonus());
+        picker.set_low_ply(ply, self.config.params.low_ply_history());
         picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
@@ -1608,6 +1614,14 @@ impl Worker {
             for &(q, q_cur) in quiets {
                 if q != m {
                     self.heur.update_quiet(us, q, q_cur, prevs, -malus);
+                }
+            }
+            if params.low_ply_history() > 0 {
+                self.heur.update_low_ply(ply, m, bonus);
+                for &(q, _) in quiets {
+                    if q != m {
+                        self.heur.update_low_ply(ply, q, -malus);
+                    }
                 }
             }
         }
