@@ -5,7 +5,10 @@ usage: scripts/arena/sprt_queue.py QUEUE_FILE [--early-stop] [--poll SECONDS]
 
 Each line of QUEUE_FILE holds the arguments of one sprt.py call (`NAME NEW BASE --games 2000
 --new-option K=V ...`, or a bare NAME to resume that run); blank lines and lines starting
-with # are skipped, and a line `STOP` ends the runner. A line is taken off the file when its
+with # are skipped, and a line `STOP` ends the runner. A line `spsa ARGS` runs spsa.py ARGS
+instead (`spsa NAME` resumes SPSA run NAME to its end), and in an sprt.py line
+`--spsa-theta RUN` stands for one `--new-option K=V` per parameter of SPSA run RUN, its
+current theta rounded (read when the line starts: queue it after that SPSA's line). A line is taken off the file when its
 test starts, so the file always holds what is left: edit it to reorder or add tests while
 one runs. Each test's output goes to ARENA_ROOT/NAME.log; every start, early stop and end is
 appended to QUEUE_FILE.log. A test another process is running when the runner starts (an
@@ -24,6 +27,7 @@ Such a test is reported as stopped with its figures (DESIGN.md §6.6), never as 
 """
 
 import argparse
+import json
 import os
 import shlex
 import signal
@@ -60,9 +64,11 @@ def take_first(queue):
 
 
 def other_sprt_running():
-    """True while an sprt.py runs (the pattern does not match this runner's own name)."""
+    """True while an sprt.py or spsa.py runs (the pattern does not match this runner's own
+    name)."""
     try:
-        out = subprocess.run(["pgrep", "-f", r"arena/sprt\.py"], capture_output=True, text=True)
+        out = subprocess.run(["pgrep", "-f", r"arena/(sprt|spsa)\.py"], capture_output=True,
+                             text=True)
     except OSError:
         return False
     return bool(out.stdout.split())
@@ -86,11 +92,35 @@ def run_penta(name):
     return report.sprt_stats(run)[2] if run.exists() else [0] * 5
 
 
+def spsa_theta_options(args):
+    """`args` with each `--spsa-theta RUN` replaced by `--new-option K=V` for every parameter
+    of SPSA run RUN (its current theta, rounded to the integers the spin options take)."""
+    out = []
+    it = iter(args)
+    for arg in it:
+        if arg != "--spsa-theta":
+            out.append(arg)
+            continue
+        run = next(it, None)
+        if run is None:
+            sys.exit("--spsa-theta needs the name of an SPSA run")
+        current = common.run_dir(run) / "run" / "spsa" / "current.json"
+        theta = json.loads(current.read_text(encoding="utf-8"))["theta"]
+        for key, value in sorted(theta.items()):
+            out += ["--new-option", f"{key}={round(value)}"]
+    return out
+
+
 def run_test(queue, args, early_stop, poll):
+    script = "sprt.py"
+    if args[0] == "spsa":
+        script, args, early_stop = "spsa.py", args[1:], False
+    else:
+        args = spsa_theta_options(args)
     name = args[0]
     out = common.ARENA_ROOT / f"{name}.log"
     out.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, str(common.HERE / "sprt.py"), *args]
+    cmd = [sys.executable, str(common.HERE / script), *args]
     with open(out, "a", encoding="utf-8") as f:
         # A process group of its own: a Ctrl-C to it reaches sprt.py and shogiarena alike.
         proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -138,7 +168,7 @@ def main():
             args = shlex.split(line)
             log(a.queue, f"start {line}")
             rc = run_test(a.queue, args, a.early_stop, a.poll)
-            log(a.queue, f"end {args[0]} (exit {rc})")
+            log(a.queue, f"end {line.split()[0 if args[0] != 'spsa' else 1]} (exit {rc})")
     except KeyboardInterrupt:
         log(a.queue, "interrupted")
 

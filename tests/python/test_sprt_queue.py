@@ -38,3 +38,23 @@ def test_the_early_stop_rule() -> None:
     # No pair yet, or every pair lost: nothing to judge by.
     assert reason([0, 0, 0, 0, 0]) is None
     assert reason([40, 0, 0, 0, 0]) is None
+
+
+def test_spsa_theta_becomes_one_rounded_option_per_parameter(tmp_path: Path, monkeypatch) -> None:
+    run = tmp_path / "spsa-x" / "run" / "spsa"
+    run.mkdir(parents=True)
+    (run / "current.json").write_text(
+        '{"update_idx": 7, "theta": {"Tune_RfpMargin": 121.6, "Tune_LmpBase": 2.4,'
+        ' "Tune_QsearchSeeMargin": -130.5}}'
+    )
+    monkeypatch.setattr(sprt_queue.common, "ARENA_ROOT", tmp_path)
+    args = ["s-x", "NEW", "BASE", "--spsa-theta", "spsa-x", "--games", "2000"]
+    assert sprt_queue.spsa_theta_options(args) == [
+        "s-x", "NEW", "BASE",
+        "--new-option", "Tune_LmpBase=2",
+        "--new-option", "Tune_QsearchSeeMargin=-130",
+        "--new-option", "Tune_RfpMargin=122",
+        "--games", "2000",
+    ]
+    # Lines without it are left alone.
+    assert sprt_queue.spsa_theta_options(["lmr-y"]) == ["lmr-y"]
