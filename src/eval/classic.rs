@@ -58,12 +58,16 @@ fn rel(c: Color, sq: Square) -> Square {
     }
 }
 
+/// The king-relative window offset of `sq` from a king on `king`, as `c` sees the board
+/// (`c` = white: both squares turned round, which turns the window round).
 #[inline(always)]
 fn offset(c: Color, king: Square, sq: Square) -> usize {
-    let (k, s) = (rel(c, king), rel(c, sq));
-    let df = s.file() as i32 - k.file() as i32;
-    let dr = s.rank() as i32 - k.rank() as i32;
-    ((df + 8) * 17 + (dr + 8)) as usize
+    let black = WINDOW_CENTRE + i32::from(GRID[sq.index()]) - i32::from(GRID[king.index()]);
+    (if c == Color::Black {
+        black
+    } else {
+        WINDOW_LAST - black
+    }) as usize
 }
 
 #[inline(always)]
@@ -371,6 +375,23 @@ mod tests {
         }
         // The games share their openings, so later ones find earlier positions.
         assert!(hits > 0);
+    }
+
+    /// The window offset from the grid equals the file and rank differences it stands
+    /// for, for every king square, square and side.
+    #[test]
+    fn the_grid_offset_is_the_file_and_rank_difference() {
+        for k in 0..81u8 {
+            for sq in 0..81u8 {
+                for c in Color::ALL {
+                    let (k, sq) = (Square::new(k), Square::new(sq));
+                    let (rk, rs) = (rel(c, k), rel(c, sq));
+                    let df = rs.file() as i32 - rk.file() as i32;
+                    let dr = rs.rank() as i32 - rk.rank() as i32;
+                    assert_eq!(offset(c, k, sq), ((df + 8) * 17 + (dr + 8)) as usize);
+                }
+            }
+        }
     }
 
     #[test]
