@@ -84,12 +84,7 @@ pub fn for_each_term(pos: &Position, mut emit: impl FnMut(usize, i32)) {
         let own = pos.pieces(c);
         let s = sign(c);
         // Pawns never stand on their last rank, so a shift is their attack map.
-        let pawns = pos.pieces_of(c, PieceType::Pawn);
-        let pawn_att = if c == Color::Black {
-            pawns.shift_up()
-        } else {
-            pawns.shift_down()
-        };
+        let pawn_att = pos.pieces_of(c, PieceType::Pawn).shift_forward(c);
         let mut att = pawn_att;
         let mut att2 = Bitboard::EMPTY;
         let zone = wide_zone[c.flip().index()];

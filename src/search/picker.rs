@@ -10,7 +10,7 @@ use crate::shogi::attacks::tables;
 use crate::shogi::movegen::MAX_MOVES;
 use crate::shogi::see::see_value;
 use crate::shogi::{
-    generate_legal, Bitboard, Color, GenType, Move, MoveList, PieceType, Position, Square,
+    generate_legal, Bitboard, GenType, Move, MoveList, PieceType, Position, Square,
 };
 
 /// Weight of the captured piece's value in a capture's score (most valuable victim first;
@@ -317,12 +317,7 @@ impl Threats {
         let t = tables();
         let them = pos.side_to_move().flip();
         let occ = pos.occupied();
-        let pawns = pos.pieces_of(them, PieceType::Pawn);
-        let by_pawn = if them == Color::Black {
-            pawns.shift_up()
-        } else {
-            pawns.shift_down()
-        };
+        let by_pawn = pos.pieces_of(them, PieceType::Pawn).shift_forward(them);
         let mut by_minor = by_pawn;
         let minors = pos.pieces(them)
             & (pos.pieces_of_type(PieceType::Lance)

@@ -152,6 +152,16 @@ impl Bitboard {
         Bitboard(self.0 << 1)
     }
 
+    /// Squares shifted one rank forward for `c` (up for black, down for white): a pawn set's
+    /// attack map or push targets. Only valid for boards with nothing on `c`'s last rank.
+    #[inline(always)]
+    pub const fn shift_forward(self, c: Color) -> Bitboard {
+        match c {
+            Color::Black => self.shift_up(),
+            Color::White => self.shift_down(),
+        }
+    }
+
     /// Fold the 81 bits into 64 for magic hashing: files 8 and 9 (bits 63..81) land on
     /// files 1 and 2. Masks used for magics never contain file 1 or file 9 squares, so the
     /// masked bits never collide.

@@ -257,9 +257,10 @@ pub(super) fn board_moves_from<const LEGAL: bool>(
     // neighbouring file.
     let pawns = (pos.pieces_of(us, PieceType::Pawn) & movers)
         .and_not(dead_ranks(us, PieceType::Pawn) | pinned);
-    let (pawn_to, back) = match us {
-        Color::Black => (pawns.shift_up() & targets, 1i32),
-        Color::White => (pawns.shift_down() & targets, -1i32),
+    let pawn_to = pawns.shift_forward(us) & targets;
+    let back = match us {
+        Color::Black => 1i32,
+        Color::White => -1i32,
     };
     let zone = Bitboard::zone(us);
     let dead = dead_ranks(us, PieceType::Pawn);
