@@ -2,13 +2,15 @@
 //! and print solved / exact-length counts, nodes, time and the solver's work counters.
 //!
 //! `cargo run --release --example mate_bench -- [FILE] [--any-length] [--cap-ms N]
-//!  [--ab A,B] [--verbose]`
-//! (default: tests/data/tsume/tsume_sample100.tsv, 10 s per problem, shortest mates).
+//!  [--nodes N] [--mate-hash MIB] [--ab A,B] [--verbose]`
+//! (default: tests/data/tsume/tsume_sample100.tsv, 10 s per problem, shortest mates, a
+//! 64 MiB table; `--nodes` adds a node cap per problem, which gives the same answers on a
+//! busy machine, and `--mate-hash 4096` is the long problems' table).
 //!
 //! `--ab A,B` runs two solver variants (`default`, `no-proof-pieces`, `no-delayed-moves`,
 //! `no-depth-reuse`, `no-repetition-start`, `no-inferior-repetition`,
 //! `no-mate-in-one-horizon`, `no-mate-in-three-horizon`, `mate-in-one-by-generation`,
-//! `no-evasion-cache`, `plain`, `mate-in-three-at-checks`) on each problem in turn, alternating which goes first, and
+//! `no-evasion-cache`, `plain`, `mate-in-three-at-checks`, `path-cache`) on each problem in turn, alternating which goes first, and
 //! prints a line per problem (nodes, ms and length of each) and the totals of each;
 //! answers that differ are flagged (`DIFF`). The first variant is the reference.
 //! `scripts/bench-mate.py` runs the same problems against cshogi side by side.
@@ -79,7 +81,11 @@ fn main() {
         .enumerate()
         .find(|(i, a)| {
             !a.starts_with("--")
-                && (*i == 0 || !matches!(args[i - 1].as_str(), "--cap-ms" | "--ab"))
+                && (*i == 0
+                    || !matches!(
+                        args[i - 1].as_str(),
+                        "--cap-ms" | "--ab" | "--nodes" | "--mate-hash"
+                    ))
         })
         .map(|(_, a)| a.clone())
         .unwrap_or_else(|| "tests/data/tsume/tsume_sample100.tsv".into());
@@ -88,6 +94,10 @@ fn main() {
     let cap_ms: u64 = value_of("--cap-ms")
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
+    let max_nodes: Option<u64> = value_of("--nodes").and_then(|v| v.parse().ok());
+    let table_mib: usize = value_of("--mate-hash")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
     let names: Vec<String> = match value_of("--ab") {
         Some(list) => list.split(',').map(str::to_string).collect(),
         None => vec!["default".into()],
@@ -135,9 +145,9 @@ fn main() {
                 &pos,
                 MateLimits {
                     deadline: Some(Instant::now() + Duration::from_millis(cap_ms)),
-                    max_nodes: None,
+                    max_nodes,
                     stop: &stop,
-                    table_mib: 64,
+                    table_mib,
                     shortest: !any_length,
                     max_len: None,
                 },

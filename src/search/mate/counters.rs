@@ -27,6 +27,11 @@ pub struct MateCounters {
     /// Checks tested for a mate in three at their attacker node
     /// (`MateVariant::mate_in_three_at_checks`).
     pub check_mate3_tests: u64,
+    /// Node values whose proof or disproof number reached the largest finite number (the
+    /// sums saturate there): from then on best-first order no longer tells such nodes apart.
+    pub saturated: u64,
+    /// Children found disproven in the path cache (`MateVariant::path_cache`).
+    pub path_cache_hits: u64,
 }
 
 impl std::ops::AddAssign for MateCounters {
@@ -42,12 +47,14 @@ impl std::ops::AddAssign for MateCounters {
         self.hand_generalisations += d.hand_generalisations;
         self.contradictions += d.contradictions;
         self.check_mate3_tests += d.check_mate3_tests;
+        self.saturated += d.saturated;
+        self.path_cache_hits += d.path_cache_hits;
     }
 }
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 11] {
+    pub fn fields(&self) -> [(&'static str, u64); 13] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
@@ -60,6 +67,8 @@ impl MateCounters {
             ("generalised", self.hand_generalisations),
             ("contradictions", self.contradictions),
             ("check_mate3", self.check_mate3_tests),
+            ("saturated", self.saturated),
+            ("pathhits", self.path_cache_hits),
         ]
     }
 }

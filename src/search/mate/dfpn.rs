@@ -38,6 +38,7 @@
 use super::counters::MateCounters;
 use super::evasion_cache::EvasionCache;
 use super::horizon;
+use super::path_cache::{self, PathCache};
 use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
 use super::{MateLimits, MateVariant};
@@ -144,6 +145,10 @@ pub struct Dfpn<'a> {
     /// The current path from the root on, one entry per depth: board key (with the side to
     /// move) and the attacker's hand.
     path: Vec<(u64, Hand)>,
+    /// The key of the path from the root to each node of it (`path_cache.rs`).
+    path_keys: Vec<u64>,
+    /// Path-dependent disproofs of this solve, by path (`MateVariant::path_cache`).
+    path_cache: PathCache,
     /// Occurrences of each position of the game before the root (since the last null move).
     history: PathSet,
     /// Deepest path followed (see [`MAX_PATH`]).
@@ -238,6 +243,8 @@ impl<'a> Dfpn<'a> {
             variant,
             path_boards,
             path,
+            path_keys: vec![0],
+            path_cache: PathCache::default(),
             history,
             max_path: max_path.min(MAX_PATH),
             scratch: MoveList::new(),
@@ -399,11 +406,16 @@ impl<'a> Dfpn<'a> {
         let board_key = self.pos.board_key_after(self.path[self.depth()].0, m);
         self.pos.do_move(m);
         *self.path_boards.entry(board_key).or_insert(0) += 1;
-        self.path.push((board_key, self.pos.hand(self.attacker)));
+        let hand = self.pos.hand(self.attacker);
+        self.path.push((board_key, hand));
+        let parent = self.path_keys[self.path_keys.len() - 1];
+        self.path_keys
+            .push(path_cache::extend(parent, board_key, hand.raw()));
     }
 
     pub fn pop(&mut self) {
         let (board_key, _) = self.path.pop().expect("a move to take back");
+        self.path_keys.pop();
         if let Some(n) = self.path_boards.get_mut(&board_key) {
             *n -= 1;
             if *n == 0 {
@@ -434,7 +446,7 @@ impl<'a> Dfpn<'a> {
     }
 
     /// What the table (or the path) says of the child reached by `m`.
-    fn child(&self, key: &NodeKey, m: Move, depth: u16) -> Child {
+    fn child(&mut self, key: &NodeKey, m: Move, depth: u16, probe_path_cache: bool) -> Child {
         let board_key = self.pos.board_key_after(key.board_key, m);
         let hands = self.pos.hands_after(m);
         let ck = NodeKey {
@@ -451,7 +463,12 @@ impl<'a> Dfpn<'a> {
             // An attacker with no plies left cannot mate, whatever it holds.
             Lookup::disproven(0, pieces::total(hands))
         } else {
-            self.table.lookup(&ck, depth)
+            let found = self.table.lookup(&ck, depth);
+            if probe_path_cache && found.pn != 0 && found.dn != 0 {
+                self.path_cached(&ck, depth).unwrap_or(found)
+            } else {
+                found
+            }
         };
         Child {
             m,
@@ -459,6 +476,19 @@ impl<'a> Dfpn<'a> {
             value,
             behind: NOT_DELAYED,
         }
+    }
+
+    /// A disproof the path cache holds for the child `ck` of the current node, reached by
+    /// the same path, good for `depth` plies.
+    fn path_cached(&mut self, ck: &NodeKey, depth: u16) -> Option<Lookup> {
+        let parent = self.path_keys[self.path_keys.len() - 1];
+        let hand = ck.hands[self.attacker.index()];
+        let found = self
+            .path_cache
+            .get(path_cache::extend(parent, ck.board_key, hand.raw()))
+            .filter(|v| v.disproof_len >= depth);
+        self.counters.path_cache_hits += found.is_some() as u64;
+        found
     }
 
     /// Delayed expansion: moves that usually share their fate enter one at a time. At a
@@ -590,7 +620,14 @@ impl<'a> Dfpn<'a> {
             return Lookup::disproven(0, key.hands[self.attacker.index()]);
         }
         let cd = child_depth(depth);
-        let mut children: Vec<Child> = moves.iter().map(|&m| self.child(&key, m, cd)).collect();
+        let probe = self.variant.path_cache
+            && self
+                .path_cache
+                .has_children_of(self.path_keys[self.path_keys.len() - 1]);
+        let mut children: Vec<Child> = moves
+            .iter()
+            .map(|&m| self.child(&key, m, cd, probe))
+            .collect();
         drop(moves);
         if self.variant.delayed_moves && children.len() > 1 {
             self.delay_similar_moves(&mut children, or);
@@ -690,6 +727,9 @@ impl<'a> Dfpn<'a> {
             } else {
                 and_value(&self.pos, self.attacker, &children)
             };
+            if value.pn == MAX_FINITE || value.dn == MAX_FINITE {
+                self.counters.saturated += 1;
+            }
             if value.pn == 0
                 || value.dn == 0
                 || value.pn >= thpn
@@ -697,6 +737,16 @@ impl<'a> Dfpn<'a> {
                 || self.aborted
             {
                 let value = self.settle_cycle(&key, value);
+                let n = self.path_keys.len();
+                // (The root has no parent, and its result is final anyway.)
+                if self.variant.path_cache
+                    && n >= 2
+                    && value.is_disproven()
+                    && value.is_path_dependent()
+                {
+                    let (parent, path_key) = (self.path_keys[n - 2], self.path_keys[n - 1]);
+                    self.path_cache.put(parent, path_key, value);
+                }
                 self.store(&key, depth, value, self.nodes - start + 1);
                 return value;
             }
@@ -967,10 +1017,10 @@ mod tests {
     }
 
     /// The value the current node of `s` sees for its move `m` (USI).
-    fn child_value(s: &Dfpn<'_>, m: &str) -> Lookup {
+    fn child_value(s: &mut Dfpn<'_>, m: &str) -> Lookup {
         let key = s.node_key();
         let m = s.pos.parse_usi_move(m).unwrap();
-        s.child(&key, m, UNBOUNDED).value
+        s.child(&key, m, UNBOUNDED, false).value
     }
 
     /// A board the path already holds, with the attacker holding less than it did there, is
@@ -982,22 +1032,22 @@ mod tests {
         let stop = AtomicBool::new(false);
         let sfen = "l7l/3+B5/p4g1k1/4pppp1/P1+B4np/1PpPP1P1P/1S3P3/1pG1K4/L5SNg b R2SL2Prg2np 93";
         let line = ["R*1c", "2c2b", "1c2c+"];
-        let s = solver_after(sfen, &line, MateVariant::DEFAULT, &stop);
-        let v = child_value(&s, "2b2c");
+        let mut s = solver_after(sfen, &line, MateVariant::DEFAULT, &stop);
+        let v = child_value(&mut s, "2b2c");
         assert!(v.is_disproven() && v.rep_start == 0, "{v:?}");
         let plain = MateVariant {
             inferior_repetition: false,
             ..MateVariant::DEFAULT
         };
-        let s = solver_after(sfen, &line, plain, &stop);
-        let v = child_value(&s, "2b2c");
+        let mut s = solver_after(sfen, &line, plain, &stop);
+        let v = child_value(&mut s, "2b2c");
         assert!(!v.is_path_dependent() && !v.is_disproven(), "{v:?}");
         // An exact repetition, from the deepest occurrence: the rook checks from 1c and 1d
         // while the king steps between 2b and 2c.
         let line = ["R*1c", "2c2b", "1c1b", "2b2c", "1b1c"];
         for variant in [MateVariant::DEFAULT, plain] {
-            let s = solver_after(sfen, &line, variant, &stop);
-            let v = child_value(&s, "2c2b");
+            let mut s = solver_after(sfen, &line, variant, &stop);
+            let v = child_value(&mut s, "2c2b");
             assert!(v.is_disproven() && v.rep_start == 2, "{v:?}");
         }
     }
@@ -1140,6 +1190,17 @@ mod tests {
                 "storing path-dependent results: {store_path_dependent}, {v:?}"
             );
         }
+        // Kept by path, the same no-mates are reused where they hold and nowhere else: the
+        // answer stays a mate, and the search does come back down cached paths.
+        let path_cache = MateVariant {
+            path_cache: true,
+            ..MateVariant::DEFAULT
+        };
+        let mut s = solver_after(sfen, &[], path_cache, &stop);
+        let root = s.node_key();
+        let v = s.mid(root, INFINITE, INFINITE, UNBOUNDED);
+        assert!(v.is_proven(), "{v:?}");
+        assert!(s.counters().path_cache_hits > 0);
         let pos = Position::from_sfen_with(sfen, Validation::Composed).unwrap();
         assert_eq!(mates_within(&pos, 17), Some(true));
         assert_eq!(mates_within(&pos, 15), Some(false));

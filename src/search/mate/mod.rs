@@ -11,6 +11,7 @@ mod counters;
 mod dfpn;
 mod evasion_cache;
 mod horizon;
+mod path_cache;
 mod pieces;
 pub mod root;
 pub mod table;
@@ -117,6 +118,10 @@ pub struct MateVariant {
     /// check position; 0: never (`default`). Kept for measurements (DESIGN.md §10.7): it
     /// cuts the nodes but costs more time than it saves with our mate-in-one detector.
     pub mate_in_three_at_checks: u32,
+    /// Disproofs that rest on a repetition of the path are kept for the solve under a key
+    /// of the whole path from the root (`path_cache.rs`), so that the search coming down the
+    /// same path again finds them instead of searching the cycle again.
+    pub path_cache: bool,
 }
 
 impl MateVariant {
@@ -132,10 +137,11 @@ impl MateVariant {
         static_mate_in_one: true,
         evasion_cache: true,
         mate_in_three_at_checks: 0,
+        path_cache: false,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -148,6 +154,7 @@ impl MateVariant {
         "no-evasion-cache",
         "plain",
         "mate-in-three-at-checks",
+        "path-cache",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
@@ -207,9 +214,14 @@ impl MateVariant {
                 static_mate_in_one: false,
                 evasion_cache: false,
                 mate_in_three_at_checks: 0,
+                path_cache: false,
             }),
             "mate-in-three-at-checks" => Some(MateVariant {
                 mate_in_three_at_checks: 5,
+                ..d
+            }),
+            "path-cache" => Some(MateVariant {
+                path_cache: true,
                 ..d
             }),
             _ => None,
