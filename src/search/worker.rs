@@ -1486,8 +1486,8 @@ impl Worker {
                     if pv_node {
                         self.update_pv(ply, m);
                     }
-                    // `Tune_AlphaRaiseReduction` (off: to test): once a move has raised
-                    // alpha, the rest are searched shallower.
+                    // `Tune_AlphaRaiseReduction` (off; no gain in its SPRT, §6.6): once a
+                    // move has raised alpha, the rest are searched shallower.
                     let alpha_raise_reduction = p.alpha_raise_reduction();
                     if alpha_raise_reduction > 0
                         && alpha < beta
