@@ -38,6 +38,7 @@
 use super::counters::MateCounters;
 use super::evasion_cache::EvasionCache;
 use super::horizon;
+use super::key_map::KeyMap;
 use super::path_cache::{self, PathCache};
 use super::pieces;
 use super::table::{Lookup, NodeKey, ProofTable, INDEPENDENT, INFINITE, MAX_FINITE, UNBOUNDED};
@@ -46,7 +47,6 @@ use crate::shogi::movegen::{has_legal_move, legal_king_moves};
 use crate::shogi::{
     count_evasions, generate_legal, legal_moves, Color, GenType, Hand, Move, MoveList, Position,
 };
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -56,25 +56,7 @@ use std::time::Instant;
 /// mate (1,525 plies); the solver's thread has the stack for it.
 pub const MAX_PATH: usize = 16_000;
 
-/// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type PathSet = HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+type PathSet = KeyMap<u32>;
 
 /// Restores the limits when a grace period ([`Dfpn::grace`]) ends.
 pub struct Grace<'s, 'a> {

@@ -11,6 +11,7 @@ mod counters;
 mod dfpn;
 mod evasion_cache;
 mod horizon;
+mod key_map;
 mod path_cache;
 mod pieces;
 pub mod root;

@@ -13,30 +13,12 @@
 //! the same odds as a collision of the table's own 64-bit position keys, which the solver
 //! already accepts.
 
+use super::key_map::KeyMap;
 use super::table::Lookup;
-use std::collections::HashMap;
 
 /// Entries kept at most: about 60 bytes each with their parents', so about 30 MiB. Past it the cache starts
 /// afresh (what it loses is only found again).
 const MAX_ENTRIES: usize = 1 << 19;
-
-/// Hasher for keys that are already uniformly random: the key is its own hash.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// The key of the path one position longer: `parent` extended by the position with board
 /// key `board_key` (side to move included) and the attacker holding `attacker_hand` (the
@@ -52,10 +34,10 @@ pub fn extend(parent: u64, board_key: u64, attacker_hand: u32) -> u64 {
 /// The cache of one solve.
 #[derive(Default)]
 pub struct PathCache {
-    entries: HashMap<u64, Lookup, std::hash::BuildHasherDefault<KeyHasher>>,
+    entries: KeyMap<Lookup>,
     /// The path keys of the nodes with a child in `entries`: a node not among them need not
     /// ask for each of its children.
-    parents: HashMap<u64, (), std::hash::BuildHasherDefault<KeyHasher>>,
+    parents: KeyMap<()>,
 }
 
 impl PathCache {
@@ -74,8 +56,8 @@ impl PathCache {
     pub fn put(&mut self, parent_key: u64, path_key: u64, value: Lookup) {
         debug_assert!(value.is_disproven() && value.is_path_dependent());
         if self.entries.len() >= MAX_ENTRIES {
-            self.entries = HashMap::default();
-            self.parents = HashMap::default();
+            self.entries = KeyMap::default();
+            self.parents = KeyMap::default();
         }
         if self.entries.try_reserve(1).is_ok() && self.parents.try_reserve(1).is_ok() {
             self.entries.insert(path_key, value);
