@@ -127,7 +127,8 @@ pub struct Dfpn<'a> {
     /// The current path from the root on, one entry per depth: board key (with the side to
     /// move) and the attacker's hand.
     path: Vec<(u64, Hand)>,
-    /// The key of the path from the root to each node of it (`path_cache.rs`).
+    /// The key of the path from the root to each node of it (`path_cache.rs`; kept only
+    /// with `MateVariant::path_cache`).
     path_keys: Vec<u64>,
     /// Path-dependent disproofs of this solve, by path (`MateVariant::path_cache`).
     path_cache: PathCache,
@@ -390,14 +391,18 @@ impl<'a> Dfpn<'a> {
         *self.path_boards.entry(board_key).or_insert(0) += 1;
         let hand = self.pos.hand(self.attacker);
         self.path.push((board_key, hand));
-        let parent = self.path_keys[self.path_keys.len() - 1];
-        self.path_keys
-            .push(path_cache::extend(parent, board_key, hand.raw()));
+        if self.variant.path_cache {
+            let parent = self.path_keys[self.path_keys.len() - 1];
+            self.path_keys
+                .push(path_cache::extend(parent, board_key, hand.raw()));
+        }
     }
 
     pub fn pop(&mut self) {
         let (board_key, _) = self.path.pop().expect("a move to take back");
-        self.path_keys.pop();
+        if self.variant.path_cache {
+            self.path_keys.pop();
+        }
         if let Some(n) = self.path_boards.get_mut(&board_key) {
             *n -= 1;
             if *n == 0 {
@@ -446,7 +451,7 @@ impl<'a> Dfpn<'a> {
             Lookup::disproven(0, pieces::total(hands))
         } else {
             let found = self.table.lookup(&ck, depth);
-            if probe_path_cache && found.pn != 0 && found.dn != 0 {
+            if probe_path_cache && !found.is_proven() && !found.is_disproven() {
                 self.path_cached(&ck, depth).unwrap_or(found)
             } else {
                 found
@@ -719,15 +724,11 @@ impl<'a> Dfpn<'a> {
                 || self.aborted
             {
                 let value = self.settle_cycle(&key, value);
-                let n = self.path_keys.len();
-                // (The root has no parent, and its result is final anyway.)
-                if self.variant.path_cache
-                    && n >= 2
-                    && value.is_disproven()
-                    && value.is_path_dependent()
-                {
-                    let (parent, path_key) = (self.path_keys[n - 2], self.path_keys[n - 1]);
-                    self.path_cache.put(parent, path_key, value);
+                if self.variant.path_cache && value.is_disproven() && value.is_path_dependent() {
+                    // (The root has no parent, and its result is final anyway.)
+                    if let [.., parent, path_key] = self.path_keys[..] {
+                        self.path_cache.put(parent, path_key, value);
+                    }
                 }
                 self.store(&key, depth, value, self.nodes - start + 1);
                 return value;

@@ -16,8 +16,8 @@
 use super::key_map::KeyMap;
 use super::table::Lookup;
 
-/// Entries kept at most: about 60 bytes each with their parents', so about 30 MiB. Past it the cache starts
-/// afresh (what it loses is only found again).
+/// Entries kept at most: about 60 bytes each with their parents', so about 30 MiB. Past
+/// it the cache starts afresh (what it loses is only found again).
 const MAX_ENTRIES: usize = 1 << 19;
 
 /// The key of the path one position longer: `parent` extended by the position with board
