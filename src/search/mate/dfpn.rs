@@ -278,10 +278,11 @@ impl<'a> Dfpn<'a> {
         self.limits.shortest
     }
 
-    /// Lift the deadline and node limit for a bounded number of extra nodes (a tenth of
-    /// those searched, at least 100,000), so that a mate already proven can be read out
-    /// even when the budget ran out (`stop` still applies); the limits apply again when the
-    /// returned guard drops.
+    /// Let the search run past the deadline and node limit by a bounded number of extra
+    /// nodes (a tenth of those searched, at least 100,000), so that a mate already proven
+    /// can be read out even when the budget ran out (`stop` still applies). What is left of
+    /// the budget stays usable too: the search stops only once both are spent. The limits
+    /// alone apply again when the returned guard drops.
     pub fn grace(&mut self) -> Grace<'_, 'a> {
         let was_aborted = self.aborted;
         self.aborted = false;
@@ -302,18 +303,24 @@ impl<'a> Dfpn<'a> {
         }
         let stopped = self.limits.stop.load(Ordering::Relaxed);
         if let Some(until) = self.grace_until {
-            // Past the deadline and node limit, but `stop` still ends it.
-            if self.nodes >= until || stopped {
+            // `stop` ends it at once; the budget only once the grace is spent as well (a
+            // line read with budget to spare may need more than the grace: a small table
+            // loses the proofs of a long line and the reading proves them again).
+            if stopped || (self.nodes >= until && self.budget_spent()) {
                 self.aborted = true;
             }
             return;
         }
-        let spent = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
-        let late =
-            self.nodes & 1023 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d);
-        if stopped || spent || late {
+        if stopped || self.budget_spent() {
             self.aborted = true;
         }
+    }
+
+    /// The node limit reached, or the deadline passed (the clock is read every 1,024
+    /// nodes).
+    fn budget_spent(&self) -> bool {
+        self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+            || (self.nodes & 1023 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
     }
 
     /// The identity of the current node.
@@ -378,6 +385,28 @@ impl<'a> Dfpn<'a> {
             .get(&key)
             .is_some_and(|&n| n + 1 >= 4)
             .then_some(0)
+    }
+
+    /// Run `f` with the current node as the root of the path: the positions above it are
+    /// left out of the repetition tests, and restored after. For reading a proven line
+    /// (`line_from_table`), where a proof found from another path may come back to a
+    /// position of the line: a repetition for the solver, though by the rules a position
+    /// met a second time ends nothing. `None` (and `f` not run) where the game before the
+    /// root counts (its results rest on depth 0, which would then be this node's) or with
+    /// the path cache (keyed by the whole path from the root).
+    pub fn rooted_here<R>(&mut self, f: impl FnOnce(&mut Dfpn<'a>) -> R) -> Option<R> {
+        if !self.history.is_empty() || self.variant.path_cache {
+            return None;
+        }
+        let here = *self.path.last().expect("the root at least");
+        let mut boards = PathSet::default();
+        boards.insert(here.0, 1);
+        let path = std::mem::replace(&mut self.path, vec![here]);
+        let boards = std::mem::replace(&mut self.path_boards, boards);
+        let r = f(self);
+        self.path = path;
+        self.path_boards = boards;
+        Some(r)
     }
 
     /// Plies from the root to the current node.
@@ -1004,6 +1033,99 @@ mod tests {
         let key = s.node_key();
         let m = s.pos.parse_usi_move(m).unwrap();
         s.child(&key, m, UNBOUNDED, false).value
+    }
+
+    /// Reading a line under a grace period may use the rest of the budget, not only the
+    /// grace (a tenth of the nodes so far): a line read with budget to spare must not fail
+    /// for want of nodes. Past both, it stops.
+    #[test]
+    fn a_grace_period_keeps_the_rest_of_the_budget() {
+        let stop = AtomicBool::new(false);
+        let limits = |max_nodes| MateLimits {
+            deadline: None,
+            max_nodes: Some(max_nodes),
+            stop: &stop,
+            table_mib: 1,
+            shortest: false,
+            max_len: None,
+        };
+        let pos =
+            Position::from_sfen_with("7k1/9/9/9/9/9/9/9/K7R b - 1", Validation::Composed).unwrap();
+        let mut s = Dfpn::new(&pos, limits(1_000_000), 2_000, MateVariant::DEFAULT);
+        {
+            // The grace runs to node 100,000; the budget to 1,000,000.
+            let mut g = s.grace();
+            g.nodes = 500_000 - 1;
+            g.tick();
+            assert!(!g.aborted, "the budget is not spent yet");
+            g.nodes = 1_000_000 - 1;
+            g.tick();
+            assert!(g.aborted, "both the grace and the budget are spent");
+        }
+        // Past the budget, the grace alone: a tenth of the nodes searched.
+        s.aborted = false;
+        s.nodes = 2_000_000 - 1;
+        let mut g = s.grace();
+        g.nodes = 2_100_000 - 1;
+        g.tick();
+        assert!(!g.aborted, "within the grace");
+        g.nodes = 2_200_000 - 1;
+        g.tick();
+        assert!(g.aborted, "the grace is spent");
+        drop(g);
+        // Without a grace, the budget alone.
+        let mut s = Dfpn::new(&pos, limits(64), 2_000, MateVariant::DEFAULT);
+        s.nodes = 63;
+        s.tick();
+        assert!(s.aborted);
+    }
+
+    /// A node searched from here ([`Dfpn::rooted_here`]) leaves the path above it out of the
+    /// repetition tests: the king stepping back to 2b, a repetition of depth 2 on the path,
+    /// is there an unknown position, mated in three as a solver started at it finds, and
+    /// the path is whole again after.
+    #[test]
+    fn a_node_searched_rooted_here_forgets_the_path_above() {
+        let stop = AtomicBool::new(false);
+        let sfen = "l7l/3+B5/p4g1k1/4pppp1/P1+B4np/1PpPP1P1P/1S3P3/1pG1K4/L5SNg b R2SL2Prg2np 93";
+        let line = ["R*1c", "2c2b", "1c1b", "2b2c", "1b1c"];
+        let mut s = solver_after(sfen, &line, MateVariant::DEFAULT, &stop);
+        let unknown = s.rooted_here(|s| child_value(s, "2c2b")).unwrap();
+        assert!(
+            !unknown.is_disproven() && !unknown.is_proven(),
+            "{unknown:?}"
+        );
+        let here = s
+            .rooted_here(|s| {
+                let m = s.pos.parse_usi_move("2c2b").unwrap();
+                s.push(m);
+                let key = s.node_key();
+                let v = s.mid(key, INFINITE, INFINITE, UNBOUNDED);
+                s.pop();
+                v
+            })
+            .unwrap();
+        // The same position (rook on 1c, king on 2b, same hands) as the root of a solve.
+        let child = solver_after(sfen, &line[..2], MateVariant::DEFAULT, &stop).pos;
+        let limits = MateLimits {
+            deadline: None,
+            max_nodes: Some(2_000_000),
+            stop: &stop,
+            table_mib: 4,
+            shortest: false,
+            max_len: None,
+        };
+        let mut alone = Dfpn::new(&child, limits, 2_000, MateVariant::DEFAULT);
+        let root = alone.node_key();
+        let expected = alone.mid(root, INFINITE, INFINITE, UNBOUNDED);
+        assert!(!alone.aborted && !s.aborted);
+        assert!(
+            expected.is_proven() && expected.proof_len == 3,
+            "{expected:?}"
+        );
+        assert!(here.is_proven() && here.proof_len == 3, "{here:?}");
+        let v = child_value(&mut s, "2c2b");
+        assert!(v.is_disproven() && v.rep_start == 2, "{v:?}");
     }
 
     /// A board the path already holds, with the attacker holding less than it did there, is

@@ -536,8 +536,11 @@ fn first_with(
 /// Where the table has no such proof (an entry replaced or collected, or a node proven
 /// only through hand dominance, whose children were never searched with these hands), the
 /// node is searched again: first without a bound (cheap when the table holds most of the
-/// proof), then within the length left (always provable: the table's proof says so).
-/// `None` when the budget runs out first.
+/// proof), then within the length left. A proof stored from another path may pass through
+/// a position the line has already been through: a repetition on the line's path, and so
+/// no mate there for the solver, though a position met twice ends nothing by the rules.
+/// Such a node is read as if it were the root ([`Dfpn::rooted_here`]). `None` when the
+/// budget runs out first.
 fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut left = len;
@@ -562,21 +565,12 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
         if left == 0 {
             break false;
         }
-        let mut choice = known_choice(s, attacker, left - 1);
-        for bound in [UNBOUNDED, left] {
-            if choice.is_some() || s.aborted {
-                break;
-            }
-            let key = s.node_key();
-            if s.mid(key, INFINITE, INFINITE, bound).is_proven() && !s.aborted {
-                choice = known_choice(s, attacker, left - 1);
-            }
-        }
+        let mut choice = line_choice(s, attacker, left);
         if choice.is_none() && !s.aborted {
-            // Proven, yet the children's proofs are not all in the table: entries of boards
-            // that share a cluster can keep replacing each other (cheap proofs go first), so
-            // the children are resolved one by one and used at once.
-            choice = resolved_choice(s, attacker, left - 1);
+            // Proven from another path, not on this one: the proof passes through a
+            // position the line has been through, a repetition here. By the rules a
+            // position met again ends nothing, so the node is read as if it were the root.
+            choice = s.rooted_here(|s| line_choice(s, attacker, left)).flatten();
         }
         let Some((child_len, m)) = choice else {
             break false;
@@ -589,6 +583,30 @@ fn line_from_table(s: &mut Dfpn<'_>, len: u16) -> Option<Vec<Move>> {
         s.pop();
     }
     found.then_some(line)
+}
+
+/// The line's move at the current node, `left` plies being left (see [`line_from_table`]):
+/// from the table, else after searching the node (first without a bound, then within
+/// `left`), else with each child resolved by a search of its own. `None` where the node is
+/// not proven within `left` on this path, or the budget runs out.
+fn line_choice(s: &mut Dfpn<'_>, attacker: bool, left: u16) -> Option<(u16, Move)> {
+    let mut choice = known_choice(s, attacker, left - 1);
+    for bound in [UNBOUNDED, left] {
+        if choice.is_some() || s.aborted {
+            break;
+        }
+        let key = s.node_key();
+        if s.mid(key, INFINITE, INFINITE, bound).is_proven() && !s.aborted {
+            choice = known_choice(s, attacker, left - 1);
+        }
+    }
+    if choice.is_none() && !s.aborted {
+        // Proven, yet the children's proofs are not all in the table: entries of boards
+        // that share a cluster can keep replacing each other (cheap proofs go first), so
+        // the children are resolved one by one and used at once.
+        choice = resolved_choice(s, attacker, left - 1);
+    }
+    choice
 }
 
 /// Like [`known_choice`], with every child resolved within `depth` by a search where the
