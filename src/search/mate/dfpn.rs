@@ -216,6 +216,7 @@ impl<'a> Dfpn<'a> {
         let mut table = ProofTable::new(limits.table_mib);
         table.set_generalise_hands(variant.proof_pieces);
         table.set_reuse_other_depths(variant.depth_reuse);
+        table.set_resolved_weight(variant.gc_resolved_weight);
         Dfpn {
             attacker,
             pos: pos.clone(),
