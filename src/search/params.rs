@@ -149,7 +149,8 @@ search_params! {
     lmr_refutation, LMR_REFUTATION, "Tune_LmrRefutation", 0, 0, 4;
     /// Late quiet moves are reduced a ply more once this many of the node's children (and
     /// of its earlier siblings' children) have failed high (0: never; undecided: SPRT
-    /// s-cutcnt3, 3 against 0, +10.3 Elo at its cap of 2,000 games, DESIGN.md §6.6).
+    /// s-cutcnt3, 3 against 0, +10.3 Elo at its cap of 2,000 games; run again on the
+    /// current search, -21.8 Elo (-52.9..+8.9) at 495 games, DESIGN.md §6.6).
     lmr_cutoff_count, LMR_CUTOFF_COUNT, "Tune_LmrCutoffCount", 0, 0, 64;
     /// Late quiet moves of a node off the PV that was on one when the table saw it are
     /// reduced this many plies less (a PV node's: one ply less).
@@ -179,11 +180,13 @@ search_params! {
     /// games, DESIGN.md §6.6).
     small_probcut_margin, SMALL_PROBCUT_MARGIN, "Tune_SmallProbcutMargin", 0, 0, 2000;
     /// Late quiet moves are reduced by the log table from this move index on (DESIGN.md
-    /// §6.2's `log_lmr`; Stockfish reduces from the second move, to test).
+    /// §6.2's `log_lmr`; Stockfish reduces from the second move). 2 against 3: SPRT
+    /// s-lmrmin2, +2.1 Elo (-19.5..+23.7) at 1,003 games (DESIGN.md §6.6).
     lmr_min_move, LMR_MIN_MOVE, "Tune_LmrMinMove", 3, 1, 16;
     /// A table move whose score alone reaches beta, where the singular search does not
     /// extend it, is searched this many plies shallower (DESIGN.md §4.12; Stockfish's
-    /// is 2 or more, to test).
+    /// is 2 or more). 2 against 1: SPRT s-singneg2, -1.7 Elo (-21.7..+18.3) at 1,020
+    /// games (DESIGN.md §6.6).
     singular_negative_extension, SINGULAR_NEGATIVE_EXTENSION, "Tune_SingularNegativeExtension", 1, 0, 3;
     /// Depth in hindsight (0: off; Stockfish's form, to test): a node its parent reduced
     /// by three plies or more is searched a ply deeper unless the opponent's position got
@@ -232,10 +235,12 @@ search_params! {
     alpha_raise_reduction, ALPHA_RAISE_REDUCTION, "Tune_AlphaRaiseReduction", 0, 0, 3;
     /// 1: the quiescence stand pat is the table's score where its bound points the right
     /// way, as the main search's eval is (the futility bound stays on the static
-    /// evaluation; 0: off, to test).
+    /// evaluation; 0: off). 1 against 0: SPRT s-qsttsp1, -23.1 Elo (-55.5..+8.9) at 422
+    /// games (DESIGN.md §6.6).
     qs_tt_stand_pat, QS_TT_STAND_PAT, "Tune_QsTtStandPat", 0, 0, 1;
     /// 1: a singular search whose own score (not a mate) reaches beta cuts the node with
-    /// that score, besides the multi-cut at the singular bound (0: off; to test).
+    /// that score, besides the multi-cut at the singular bound (0: off). 1 against 0: SPRT
+    /// s-multicut1, -27.6 Elo (-62.3..+6.6) at 405 games (DESIGN.md §6.6).
     multi_cut_value, MULTI_CUT_VALUE, "Tune_MultiCutValue", 0, 0, 1;
     /// 1: the null move only at cut nodes (0: at any node off the PV; Stockfish's and
     /// YaneuraOu's form, to test).
