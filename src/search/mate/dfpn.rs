@@ -1052,41 +1052,37 @@ mod tests {
         };
         let pos =
             Position::from_sfen_with("7k1/9/9/9/9/9/9/9/K7R b - 1", Validation::Composed).unwrap();
+        // Whether the solver stops on reaching node `n`.
+        let stops_at = |s: &mut Dfpn<'_>, n: u64| {
+            s.nodes = n - 1;
+            s.tick();
+            s.aborted
+        };
         let mut s = Dfpn::new(&pos, limits(1_000_000), 2_000, MateVariant::DEFAULT);
         {
             // The grace runs to node 100,000; the budget to 1,000,000.
             let mut g = s.grace();
-            g.nodes = 500_000 - 1;
-            g.tick();
-            assert!(!g.aborted, "the budget is not spent yet");
-            g.nodes = 1_000_000 - 1;
-            g.tick();
-            assert!(g.aborted, "both the grace and the budget are spent");
+            assert!(!stops_at(&mut g, 500_000), "the budget is not spent yet");
+            assert!(stops_at(&mut g, 1_000_000), "both are spent");
         }
         // Past the budget, the grace alone: a tenth of the nodes searched.
         s.aborted = false;
-        s.nodes = 2_000_000 - 1;
+        s.nodes = 2_000_000;
         let mut g = s.grace();
-        g.nodes = 2_100_000 - 1;
-        g.tick();
-        assert!(!g.aborted, "within the grace");
-        g.nodes = 2_200_000 - 1;
-        g.tick();
-        assert!(g.aborted, "the grace is spent");
+        assert!(!stops_at(&mut g, 2_100_000), "within the grace");
+        assert!(stops_at(&mut g, 2_200_000), "the grace is spent");
         drop(g);
         // Without a grace, the budget alone.
         let mut s = Dfpn::new(&pos, limits(64), 2_000, MateVariant::DEFAULT);
-        s.nodes = 63;
-        s.tick();
-        assert!(s.aborted);
+        assert!(stops_at(&mut s, 64));
     }
 
-    /// A node searched from here ([`Dfpn::rooted_here`]) leaves the path above it out of the
+    /// A node searched as the root ([`Dfpn::rooted_here`]) leaves the path above it out of the
     /// repetition tests: the king stepping back to 2b, a repetition of depth 2 on the path,
     /// is there an unknown position, mated in three as a solver started at it finds, and
     /// the path is whole again after.
     #[test]
-    fn a_node_searched_rooted_here_forgets_the_path_above() {
+    fn a_node_read_as_the_root_forgets_the_path_above() {
         let stop = AtomicBool::new(false);
         let sfen = "l7l/3+B5/p4g1k1/4pppp1/P1+B4np/1PpPP1P1P/1S3P3/1pG1K4/L5SNg b R2SL2Prg2np 93";
         let line = ["R*1c", "2c2b", "1c1b", "2b2c", "1b1c"];
@@ -1106,24 +1102,12 @@ mod tests {
                 v
             })
             .unwrap();
-        // The same position (rook on 1c, king on 2b, same hands) as the root of a solve.
+        // The same position (rook on 1c, king on 2b, same hands) as the root of a solve:
+        // mated in three, not in one.
         let child = solver_after(sfen, &line[..2], MateVariant::DEFAULT, &stop).pos;
-        let limits = MateLimits {
-            deadline: None,
-            max_nodes: Some(2_000_000),
-            stop: &stop,
-            table_mib: 4,
-            shortest: false,
-            max_len: None,
-        };
-        let mut alone = Dfpn::new(&child, limits, 2_000, MateVariant::DEFAULT);
-        let root = alone.node_key();
-        let expected = alone.mid(root, INFINITE, INFINITE, UNBOUNDED);
-        assert!(!alone.aborted && !s.aborted);
-        assert!(
-            expected.is_proven() && expected.proof_len == 3,
-            "{expected:?}"
-        );
+        assert_eq!(mates_within(&child, 3), Some(true));
+        assert_eq!(mates_within(&child, 1), Some(false));
+        assert!(!s.aborted);
         assert!(here.is_proven() && here.proof_len == 3, "{here:?}");
         let v = child_value(&mut s, "2c2b");
         assert!(v.is_disproven() && v.rep_start == 2, "{v:?}");
