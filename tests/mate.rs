@@ -161,6 +161,45 @@ fn repetition_is_not_a_proof() {
     assert_eq!(r.result, MateResult::NoMate);
 }
 
+/// A mating line that passes a position for the fourth time is no mate: the game ends in
+/// sennichite first (the attacker checking all the way, it loses). Rook checks from 1c and
+/// 1b while the king steps between 2b and 2c, then the mate in three from the position
+/// after R*1c 2c2b.
+#[test]
+fn a_line_through_a_fourth_occurrence_is_no_mate() {
+    let sfen = "l7l/3+B5/p4g1k1/4pppp1/P1+B4np/1PpPP1P1P/1S3P3/1pG1K4/L5SNg b R2SL2Prg2np 93";
+    let mut start = position(sfen);
+    for m in ["R*1c", "2c2b"] {
+        let mv = start.parse_usi_move(m).unwrap();
+        start.do_move(mv);
+    }
+    let MateResult::Mate(mate) = solve_with(&start, None, &AtomicBool::new(false)).result else {
+        panic!("a mate in three");
+    };
+    assert_eq!(mate.len(), 3);
+    let mate: Vec<String> = mate.iter().map(|m| m.usi()).collect();
+    let cycle = ["1c1b", "2b2c", "1b1c", "2c2b"];
+    let pos = position(sfen);
+    for cycles in 0..4 {
+        let mut usi = vec!["R*1c".to_string(), "2c2b".to_string()];
+        for _ in 0..cycles {
+            usi.extend(cycle.iter().map(|m| m.to_string()));
+        }
+        usi.extend(mate.iter().cloned());
+        let mut p = pos.clone();
+        let line: Vec<_> = usi
+            .iter()
+            .map(|m| {
+                let mv = p.parse_usi_move(m).unwrap();
+                p.do_move(mv);
+                mv
+            })
+            .collect();
+        // After R*1c 2c2b and three cycles, that position stands for the fourth time.
+        assert_eq!(is_mating_line(&pos, &line), cycles < 3, "{cycles} cycles");
+    }
+}
+
 #[test]
 fn limits_and_stop_give_timeout() {
     let rows = common::tsv_rows("tsume/tsume_sample100.tsv");

@@ -243,7 +243,8 @@ search_params! {
     /// s-multicut1, -27.6 Elo (-62.3..+6.6) at 405 games (DESIGN.md §6.6).
     multi_cut_value, MULTI_CUT_VALUE, "Tune_MultiCutValue", 0, 0, 1;
     /// 1: the null move only at cut nodes (0: at any node off the PV; Stockfish's and
-    /// YaneuraOu's form, to test).
+    /// YaneuraOu's form). 1 against 0: SPRT s-nmpcut1, -24.7 Elo (-57.7..+7.8) at 423
+    /// games (DESIGN.md §6.6).
     nmp_cut_node_only, NMP_CUT_NODE_ONLY, "Tune_NmpCutNodeOnly", 0, 0, 1;
     /// Late quiet moves are reduced a ply less per this many centipawns by which the
     /// correction history moved the node's static evaluation (0: off; to test).

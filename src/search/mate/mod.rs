@@ -20,7 +20,7 @@ pub mod table;
 pub use counters::MateCounters;
 
 use crate::shogi::movegen::has_legal_move;
-use crate::shogi::{legal, Move, Position};
+use crate::shogi::{legal, Move, Position, Repetition};
 use dfpn::Dfpn;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -673,8 +673,9 @@ fn best_choice(attacker: bool, children: Vec<(Move, Lookup)>) -> Option<(u16, Mo
     best
 }
 
-/// Replay `line` from `pos`: legal moves, every attacker move gives check, odd length, and
-/// the side to move at the end has no legal move.
+/// Replay `line` from `pos`: legal moves, every attacker move gives check, no position for
+/// the fourth time (counting the game before `pos`: sennichite ends the game first), odd
+/// length, and the side to move at the end has no legal move.
 pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
     let mut p = pos.clone();
     if line.len().is_multiple_of(2) {
@@ -686,6 +687,9 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
         }
         p.do_move(m);
         if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+        if p.repetition(4) != Repetition::None {
             return false;
         }
     }
