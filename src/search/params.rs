@@ -247,7 +247,8 @@ search_params! {
     /// games (DESIGN.md §6.6).
     nmp_cut_node_only, NMP_CUT_NODE_ONLY, "Tune_NmpCutNodeOnly", 0, 0, 1;
     /// Late quiet moves are reduced a ply less per this many centipawns by which the
-    /// correction history moved the node's static evaluation (0: off; to test).
+    /// correction history moved the node's static evaluation (0: off). 100 against 0: SPRT
+    /// s-lmrcorr100, -18.3 Elo (-43.9..+7.1) at 666 games (DESIGN.md §6.6).
     lmr_corr_divisor, LMR_CORR_DIVISOR, "Tune_LmrCorrDivisor", 0, 0, 1000;
     /// A reduced quiet move that beats alpha again at full depth gains this much
     /// continuation history (0: off; Stockfish's form, to test).
