@@ -214,7 +214,8 @@ search_params! {
     /// Elo (-28.3..+11.9) at 1,021 games (DESIGN.md §6.6).
     low_ply_history, LOW_PLY_HISTORY, "Tune_LowPlyHistory", 0, 0, 32;
     /// 1: our move three moves ago (six plies back) keys a continuation history too,
-    /// beside the moves 1, 2 and 4 plies back (DESIGN.md §5.3; Stockfish's, to test).
+    /// beside the moves 1, 2 and 4 plies back (DESIGN.md §5.3; Stockfish's). 1 against 0:
+    /// SPRT s-cont6, +5.1 Elo (-16.2..+26.4) at 1,027 games (DESIGN.md §6.6).
     continuation_ply6, CONTINUATION_PLY6, "Tune_ContinuationPly6", 0, 0, 1;
     /// Late quiet moves that lose the moved piece by SEE are reduced this many plies more
     /// (0: like the others; to test).
@@ -255,7 +256,8 @@ search_params! {
     /// `s-postlmr600`, +35.2 Elo (DESIGN.md §6.4).
     post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 600, 0, 4000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
-    /// at most twice `Tune_BonusMax` (0: the cut move's bonus; to test).
+    /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
+    /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).
     quiet_malus_linear, QUIET_MALUS_LINEAR, "Tune_QuietMalusLinear", 0, 0, 2000;
     /// Correction history (DESIGN.md §4.13): the weight, in 256ths, of the board pawns'
     /// entry in the correction of the static evaluation.
