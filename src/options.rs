@@ -554,6 +554,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(NMP_CUT_NODE_ONLY),
     tune!(LMR_CORR_DIVISOR),
     tune!(POST_LMR_BONUS),
+    tune!(POST_LMR_MALUS),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -255,6 +255,9 @@ search_params! {
     /// continuation history (0: off; Stockfish's form). 600 against 0: fixed-node SPRT
     /// `s-postlmr600`, +35.2 Elo (DESIGN.md §6.4).
     post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 600, 0, 4000;
+    /// A reduced quiet move that beat alpha reduced but fails low at full depth loses this
+    /// much continuation history (0: off; Stockfish's form, to test).
+    post_lmr_malus, POST_LMR_MALUS, "Tune_PostLmrMalus", 0, 0, 4000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

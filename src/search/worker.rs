@@ -1455,6 +1455,12 @@ impl Worker {
                     if post_lmr_bonus > 0 && score > alpha && history_quiet {
                         self.heur.update_continuation(cur, &prevs, post_lmr_bonus);
                     }
+                    // `Tune_PostLmrMalus` (off: to test): one that the reduction flattered
+                    // loses it.
+                    let post_lmr_malus = p.post_lmr_malus();
+                    if post_lmr_malus > 0 && score <= alpha && history_quiet {
+                        self.heur.update_continuation(cur, &prevs, -post_lmr_malus);
+                    }
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
