@@ -58,6 +58,14 @@ pub const MAX_PATH: usize = 16_000;
 
 type PathSet = KeyMap<u32>;
 
+/// The boards of a path that holds one node, `board`: the root of a solve, or a node read
+/// as the root of its own path (`Dfpn::rooted_here`).
+fn path_of_one(board: u64) -> PathSet {
+    let mut boards = PathSet::default();
+    boards.insert(board, 1);
+    boards
+}
+
 /// Restores the limits when a grace period ([`Dfpn::grace`]) ends.
 pub struct Grace<'s, 'a> {
     solver: &'s mut Dfpn<'a>,
@@ -209,8 +217,7 @@ impl<'a> Dfpn<'a> {
             *history.entry(st.key).or_insert(0) += 1;
         }
         let root_board = pos.board_key();
-        let mut path_boards = PathSet::default();
-        path_boards.insert(root_board, 1);
+        let path_boards = path_of_one(root_board);
         let attacker = pos.side_to_move();
         let path = vec![(root_board, pos.hand(attacker))];
         let mut table = ProofTable::new(limits.table_mib);
@@ -304,9 +311,10 @@ impl<'a> Dfpn<'a> {
         }
         let stopped = self.limits.stop.load(Ordering::Relaxed);
         if let Some(until) = self.grace_until {
-            // `stop` ends it at once; the budget only once the grace is spent as well (a
-            // line read with budget to spare may need more than the grace: a small table
-            // loses the proofs of a long line and the reading proves them again).
+            // `stop` ends it at once; the budget only once the grace is spent as well. A
+            // precaution, not measured on its own: a small table may lose the proofs of a
+            // long line, and reading it proves them again, which can take more than the
+            // grace while budget is left.
             if stopped || (self.nodes >= until && self.budget_spent()) {
                 self.aborted = true;
             }
@@ -400,10 +408,8 @@ impl<'a> Dfpn<'a> {
             return None;
         }
         let here = *self.path.last().expect("the root at least");
-        let mut boards = PathSet::default();
-        boards.insert(here.0, 1);
         let path = std::mem::replace(&mut self.path, vec![here]);
-        let boards = std::mem::replace(&mut self.path_boards, boards);
+        let boards = std::mem::replace(&mut self.path_boards, path_of_one(here.0));
         let r = f(self);
         self.path = path;
         self.path_boards = boards;

@@ -149,6 +149,11 @@ impl Entry {
         ]
     }
 
+    /// Holds a proof or a disproof (of some length).
+    fn is_resolved(&self) -> bool {
+        self.proof_len != NOT_PROVEN || self.disproof_len != 0
+    }
+
     fn unpack(w: &Packed) -> Entry {
         Entry {
             board_key: w[0],
@@ -502,12 +507,11 @@ impl ProofTable {
     pub fn collect_garbage(&mut self) {
         let weight = self.resolved_weight;
         let worth = |w: &Packed| {
-            let amount = w[3] as u32;
-            let resolved = (w[3] >> 48) as u16 != NOT_PROVEN || w[4] as u16 != 0;
-            if resolved {
-                amount.saturating_mul(weight)
+            let e = Entry::unpack(w);
+            if e.is_resolved() {
+                e.amount.saturating_mul(weight)
             } else {
-                amount
+                e.amount
             }
         };
         let mut sample: Vec<u32> = self
