@@ -258,6 +258,9 @@ search_params! {
     /// A reduced quiet move that beat alpha reduced but fails low at full depth loses this
     /// much continuation history (0: off; Stockfish's form, to test).
     post_lmr_malus, POST_LMR_MALUS, "Tune_PostLmrMalus", 0, 0, 4000;
+    /// 1: a PV node whose best move raised alpha without reaching beta updates the move
+    /// statistics as a cut-off by that move does (0: cut-offs only; Stockfish's, to test).
+    pv_best_stats, PV_BEST_STATS, "Tune_PvBestStats", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).
