@@ -556,6 +556,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(POST_LMR_BONUS),
     tune!(POST_LMR_MALUS),
     tune!(PV_BEST_STATS),
+    tune!(BAD_QUIET_THRESHOLD),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -261,6 +261,9 @@ search_params! {
     /// 1: a PV node whose best move raised alpha without reaching beta updates the move
     /// statistics as a cut-off by that move does (0: cut-offs only; Stockfish's, to test).
     pv_best_stats, PV_BEST_STATS, "Tune_PvBestStats", 0, 0, 1;
+    /// Quiet moves whose statistics are below minus this are tried after the captures that
+    /// lose material (0: off, every quiet move before them; Stockfish's order, to test).
+    bad_quiet_threshold, BAD_QUIET_THRESHOLD, "Tune_BadQuietThreshold", 0, 0, 100_000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

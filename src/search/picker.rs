@@ -35,6 +35,9 @@ enum Stage {
     Quiets,
     /// The captures and promotions that lose material.
     BadCaptures,
+    /// The quiet moves whose history is below `-bad_quiet_threshold`, best first
+    /// (`Tune_BadQuietThreshold`; only when it is on).
+    BadQuiets,
     /// In check: generate and score the evasions.
     GenerateEvasions,
     /// The evasions, best first.
@@ -65,6 +68,11 @@ pub struct MovePicker {
     /// The node's ply and the low-ply history's weight (`Tune_LowPlyHistory`; 0: off).
     ply: usize,
     low_ply_weight: i32,
+    /// Quiet moves scored below minus this wait until after the bad captures
+    /// (`Tune_BadQuietThreshold`; 0: off).
+    bad_quiet_threshold: i32,
+    /// Where the bad quiet moves start in `moves` (`None`: none were set aside).
+    bad_quiets: Option<usize>,
 }
 
 impl Default for MovePicker {
@@ -88,6 +96,8 @@ impl MovePicker {
             threat_escape_bonus: 0,
             ply: 0,
             low_ply_weight: 0,
+            bad_quiet_threshold: 0,
+            bad_quiets: None,
         }
     }
 
@@ -108,6 +118,12 @@ impl MovePicker {
         self.low_ply_weight = weight;
     }
 
+    /// The history below which (negated) a quiet move waits until after the bad captures,
+    /// in the following visits (0: off).
+    pub fn set_bad_quiet_threshold(&mut self, threshold: i32) {
+        self.bad_quiet_threshold = threshold;
+    }
+
     /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
     /// (killers, counter move) may be anything: the ones that are not legal quiet moves
     /// here are skipped.
@@ -115,6 +131,7 @@ impl MovePicker {
         self.moves.clear();
         self.cur = 0;
         self.bad_end = 0;
+        self.bad_quiets = None;
         self.tt_move = tt_move;
         self.refutations = refutations;
         let in_check = pos.in_check();
@@ -211,6 +228,13 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     while let Some(m) = self.pick_best() {
+                        if self.bad_quiet_threshold > 0
+                            && self.scores[self.cur - 1] < -self.bad_quiet_threshold
+                        {
+                            // The rest score no better: they wait (the one picked too).
+                            self.bad_quiets = Some(self.cur - 1);
+                            break;
+                        }
                         if m != self.tt_move && !self.refutations.contains(&m) {
                             return Some(m);
                         }
@@ -222,6 +246,19 @@ impl MovePicker {
                     if self.cur < self.bad_end {
                         self.cur += 1;
                         return Some(self.moves.as_slice()[self.cur - 1]);
+                    }
+                    if let Some(start) = self.bad_quiets {
+                        self.cur = start;
+                        self.stage = Stage::BadQuiets;
+                    } else {
+                        self.stage = Stage::Done;
+                    }
+                }
+                Stage::BadQuiets => {
+                    while let Some(m) = self.pick_best() {
+                        if m != self.tt_move && !self.refutations.contains(&m) {
+                            return Some(m);
+                        }
                     }
                     self.stage = Stage::Done;
                 }
@@ -478,6 +515,7 @@ mod tests {
         let mut picker = MovePicker::new();
         let mut previous_moves: Vec<Move> = Vec::new();
         let (mut positions, mut in_check, mut with_tt) = (0, 0, 0);
+        let mut bad_quiets_set_aside = 0;
         for _game in 0..120 {
             let mut pos = Position::startpos();
             for _ply in 0..160 {
@@ -519,11 +557,14 @@ mod tests {
                     0
                 });
                 picker.set_low_ply((rng.next_u64() % 6) as usize, 2);
+                // The threat term scores some quiet moves below zero: below 1, they wait.
+                picker.set_bad_quiet_threshold((rng.next_u64() % 2) as i32);
                 picker.start(&pos, tt_move, refutations);
                 let mut seen = Vec::new();
                 while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {
                     seen.push(m);
                 }
+                bad_quiets_set_aside += picker.bad_quiets.is_some() as usize;
                 if tt_move.is_some() {
                     assert_eq!(seen[0], tt_move, "{pos}");
                 }
@@ -538,6 +579,7 @@ mod tests {
             }
         }
         assert!(positions > 10_000 && in_check > 200 && with_tt > 5_000);
+        assert!(bad_quiets_set_aside > 1_000, "{bad_quiets_set_aside}");
     }
 
     /// Good captures come before the refutations, the quiet moves after them and the

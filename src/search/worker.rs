@@ -1264,6 +1264,7 @@ impl Worker {
         picker.set_quiet_check_bonus(self.config.params.quiet_check_bonus());
         picker.set_threat_escape_bonus(self.config.params.threat_escape_bonus());
         picker.set_low_ply(ply, self.config.params.low_ply_history());
+        picker.set_bad_quiet_threshold(self.config.params.bad_quiet_threshold());
         picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
