@@ -29,20 +29,51 @@ OPENINGS = Path(os.environ.get("HAYANAGI_OPENINGS", REPO.parent / "shared" / "da
 # unless USI_Ponder is false (two games at once would then keep four searches on 2 cores).
 HAYANAGI_OPTIONS = {"Threads": 1, "USI_Hash": 64, "RootMateSearch": False, "USI_Ponder": False}
 
+def distinct_openings(dest):
+    """Write dest/openings.sfen, the positions the taya36 lines reach, each once (1,957 lines
+    reach 1,473 positions; 42 lines reach one of them), and return how many there are.
+
+    At fixed nodes a game is a function of its opening (one thread: the A/A run s-aa-rfp7
+    split every pair), so an opening drawn twice plays the same pair twice: a second
+    sample of nothing. Drawn with replacement from the lines, 1,000 pairs of stop 49's
+    s-postlmr1200 started from 634 positions, one of them 29 times, and counted so the
+    run read +21.0 Elo where its distinct positions give -10.1 (DESIGN.md §6.1)."""
+    from shogiarena._core.contexts.game_session.adapters.orchestration.config_core import (
+        InitialPositionConfig)
+    lines = sum(1 for line in OPENINGS.open(encoding="utf-8") if line.strip())
+    source = InitialPositionConfig(type="file", source=str(OPENINGS), source_format="usi_line",
+                                   selection_policy="without_replacement")
+    seen = {}
+    for entry in source.generate_entries(lines, "1"):
+        # Board, side to move and hands: the move number does not change a game.
+        seen.setdefault(" ".join(entry.initial_sfen.split()[:3]), entry.initial_sfen)
+    path = dest / "openings.sfen"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(sfen + "\n" for sfen in sorted(seen.values())), encoding="utf-8")
+    return len(seen)
+
+
 # Game rules shared by all runs: openings from taya36, each played with both colours
 # (pair_both: a pentanomial pair per opening), openings drawn with a fixed seed; the
 # official 4-fold repetition (sennichite) and a 320-ply draw.
-def rules(time_control, sync_max_plies=True):
+def rules(time_control, sync_max_plies=True, openings=None):
     """sync_max_plies: also tell each engine the 320-ply limit (MaxMovesToDraw|Draw_Ply); an
-    engine without either option then fails to start, so the gauntlet turns it off."""
+    engine without either option then fails to start, so the gauntlet turns it off.
+    openings: a file of distinct_openings(), drawn without replacement (at most one pair per
+    position); None: the taya36 lines with replacement (SPSA, whose engines change every
+    pair, so no two games repeat)."""
+    positions = {
+        "type": "file",
+        "source": str(OPENINGS),
+        "source_format": "usi_line",
+        "flip_policy": "pair_both",
+    }
+    if openings is not None:
+        positions.update(source=str(openings), source_format="sfen",
+                         selection_policy="without_replacement")
     return {
         "time_control": time_control,
-        "initial_positions": {
-            "type": "file",
-            "source": str(OPENINGS),
-            "source_format": "usi_line",
-            "flip_policy": "pair_both",
-        },
+        "initial_positions": positions,
         "repetition_occurrences_to_draw": 4,
         "adjudication": {"max_plies": 320, "sync_max_plies_with_engine": sync_max_plies},
     }

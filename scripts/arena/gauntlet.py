@@ -63,6 +63,9 @@ def main():
                   "margin": a.margin if a.margin is not None else 100,
                   "opponents": a.opponents or "fairy,gps", "options": given["options"] or {},
                   "source": a.binary}
+        positions = common.distinct_openings(dest)
+        if params["games"] > 2 * positions:
+            sys.exit(f"--games: at most {2 * positions} (one pair per distinct opening position)")
         binary = common.copy_binary(a.binary, dest / "bin" / "hayanagi")
         params["sha256"] = common.sha256(binary)
         clock = {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": params["margin"]}
@@ -90,7 +93,8 @@ def main():
             "engines": engines,
             "tournament": {"scheduler": "gauntlet", "baseline_count": 1,
                            "games_per_pair": params["games"], "num_parallel": 2, "seed": 1},
-            "rules": common.rules(clock, sync_max_plies=False),
+            "rules": common.rules(clock, sync_max_plies=False,
+                                  openings=dest / "openings.sfen"),
             "dashboard": {"enabled": False},
         })
         common.write_json(dest / "params.json", params)

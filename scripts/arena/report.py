@@ -70,6 +70,13 @@ def pair_keys(run):
     return {g["game_id"]: g.get("pair_key") or g["game_id"] for g in schedule.get("games", [])}
 
 
+def positions(run):
+    """game_id -> its opening position (board, side to move, hands), from schedule.json."""
+    schedule = read_json(Path(run) / "schedule.json") or {}
+    return {g["game_id"]: " ".join(g.get("sfen", g["game_id"]).split()[:3])
+            for g in schedule.get("games", [])}
+
+
 def score_for(engine, black, white, result):
     """1, 0.5 or 0 for `engine` in that game; None for a game without a result."""
     r = result.upper()
@@ -134,22 +141,37 @@ def abnormal(rows, engine):
 
 
 def sprt_stats(run, tested="new"):
-    """The games so far (game.db rows), `tested`'s W/D/L (a Counter of 1.0, 0.5, 0.0) and
-    the pentanomial counts of its complete pairs."""
+    """The games so far (game.db rows), `tested`'s W/D/L (a Counter of 1.0, 0.5, 0.0), the
+    pentanomial counts of its complete pairs, and how many complete pairs repeat an opening
+    position an earlier pair started from. Those are left out of W/D/L and the pentanomial
+    counts: at fixed nodes they replay the earlier pair move for move (runs started before
+    stop 49 drew openings with replacement; common.distinct_openings)."""
     rows = games(run)
     keys = pair_keys(run)
-    wdl = Counter()
+    where = positions(run)
     pairs = defaultdict(list)
     for game_id, black, white, result, _ in rows:
         s = score_for(tested, black, white, result)
         if s is not None:
-            wdl[s] += 1
-            pairs[keys.get(game_id, game_id)].append(s)
+            key = keys.get(game_id, game_id)
+            pairs[key].append((s, where.get(game_id, key)))
+    wdl = Counter()
     penta = [0] * 5  # pair score 0, 0.5, 1, 1.5, 2: LL, LD, LW+DD, DW, WW
-    for scores in pairs.values():
-        if len(scores) == 2:
-            penta[int(round(2 * sum(scores)))] += 1
-    return rows, wdl, penta
+    seen = set()
+    repeats = 0
+    for games_of_pair in pairs.values():
+        if len(games_of_pair) != 2:
+            continue
+        position = games_of_pair[0][1]
+        if position in seen:
+            repeats += 1
+            continue
+        seen.add(position)
+        scores = [s for s, _ in games_of_pair]
+        for s in scores:
+            wdl[s] += 1
+        penta[int(round(2 * sum(scores)))] += 1
+    return rows, wdl, penta, repeats
 
 
 def penta_moments(penta):
@@ -171,8 +193,10 @@ def penta_elo(penta):
 
 def sprt_line(run, elo1, tested="new"):
     """Games, W/D/L, pentanomial counts, LLR and Elo so far, from game.db."""
-    rows, wdl, penta = sprt_stats(run, tested)
+    rows, wdl, penta, repeats = sprt_stats(run, tested)
     line = f"games {sum(wdl.values())}  W/D/L {wdl[1.0]}/{wdl[0.5]}/{wdl[0.0]}  penta {penta}"
+    if repeats:
+        line += f"  (left out: {repeats} pairs from a position already played)"
     moments = penta_moments(penta)
     if moments:
         mean, var, m = moments

@@ -6,8 +6,8 @@ usage: scripts/arena/sprt.py NAME NEW_BINARY BASE_BINARY [--nodes N | --byoyomi 
        scripts/arena/sprt.py NAME            # resume (or just print the result of) run NAME
 
 Protocol (scripts/arena/README.md): `go nodes N` every move (default 15000), pentanomial GSPRT,
-elo0 0, elo1 10 (5 for tweaks), alpha = beta = 0.05, 2 games at once, at most 6000 games,
-taya36 openings each played with both colours. Both binaries are copied into
+elo0 0, elo1 10 (5 for tweaks), alpha = beta = 0.05, 2 games at once, at most 2,946 games:
+the 1,473 distinct positions of the taya36 openings, each played once with both colours. Both binaries are copied into
 ~/hayanagi-data/arena/NAME/bin/ on the first start; a second call with the same NAME resumes
 the run where it stopped (Ctrl-C stops it cleanly, so does a kill: only the games in flight
 are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
@@ -59,6 +59,12 @@ def main():
             "new_options": given["new_options"] or {}, "base_options": given["base_options"] or {},
             "new_source": a.new, "base_source": a.base,
         }
+        positions = common.distinct_openings(dest)
+        if a.games and a.games > 2 * positions:
+            print(f"note: at most {2 * positions} games, one pair per distinct opening position",
+                  flush=True)
+        params["games"] = min(params["games"], 2 * positions)
+        params["positions"] = positions
         if a.nodes and a.byoyomi:
             sys.exit("give --nodes or --byoyomi, not both")
         if not a.byoyomi and not 10000 <= params["nodes"] <= 20000:
@@ -77,7 +83,8 @@ def main():
             "tournament": {"scheduler": "round_robin", "num_parallel": params["parallel"], "seed": 1},
             "rules": common.rules(
                 {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": 100}
-                if params.get("byoyomi") else {"node_limit": params["nodes"]}),
+                if params.get("byoyomi") else {"node_limit": params["nodes"]},
+                openings=dest / "openings.sfen"),
             "sprt": {
                 "tested_engine": "new", "model": "gsprt-pentanomial-v1",
                 "elo0": 0.0, "elo1": params["elo1"], "alpha": 0.05, "beta": 0.05,
