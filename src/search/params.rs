@@ -257,11 +257,11 @@ search_params! {
     post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 600, 0, 4000;
     /// A reduced quiet move that beat alpha reduced but fails low at full depth loses this
     /// much continuation history (0: off; Stockfish's form). 600 against 0: SPRT
-    /// s-plmalus600, -1.7 Elo (-21.6..+18.3) at 1,029 games (DESIGN.md §6.6).
+    /// s-plmalus600, -5.5 Elo (-29.8..+18.6) on its 377 distinct positions (DESIGN.md §6.6).
     post_lmr_malus, POST_LMR_MALUS, "Tune_PostLmrMalus", 0, 0, 4000;
     /// 1: a PV node whose best move raised alpha without reaching beta updates the move
     /// statistics as a cut-off by that move does (0: cut-offs only; Stockfish's). 1 against
-    /// 0: SPRT s-pvstats1, -38.3 Elo (-72.5..-4.7) at 393 games (DESIGN.md §6.6).
+    /// 0: SPRT s-pvstats1, -44.2 Elo (-82.1..-7.3) on its 166 distinct positions (§6.6).
     pv_best_stats, PV_BEST_STATS, "Tune_PvBestStats", 0, 0, 1;
     /// Quiet moves whose statistics are below minus this are tried after the captures that
     /// lose material (0: off, every quiet move before them; Stockfish's order, to test).
