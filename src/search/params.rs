@@ -252,9 +252,9 @@ search_params! {
     /// s-lmrcorr100, -18.3 Elo (-43.9..+7.1) at 666 games (DESIGN.md §6.6).
     lmr_corr_divisor, LMR_CORR_DIVISOR, "Tune_LmrCorrDivisor", 0, 0, 1000;
     /// A reduced quiet move that beats alpha again at full depth gains this much
-    /// continuation history (0: off; Stockfish's form). 600 against 0: fixed-node SPRT
-    /// `s-postlmr600`, +35.2 Elo (DESIGN.md §6.4).
-    post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 600, 0, 4000;
+    /// continuation history (0: off; Stockfish's form). 600 against 0: SPRT s-postlmr600d
+    /// (distinct openings), +7.9 Elo (-13.7..+29.5) at 1,012 games (DESIGN.md §6.6).
+    post_lmr_bonus, POST_LMR_BONUS, "Tune_PostLmrBonus", 0, 0, 4000;
     /// A reduced quiet move that beat alpha reduced but fails low at full depth loses this
     /// much continuation history (0: off; Stockfish's form). 600 against 0: SPRT
     /// s-plmalus600, -5.5 Elo (-29.8..+18.6) on its 377 distinct positions (DESIGN.md §6.6).

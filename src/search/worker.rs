@@ -1451,8 +1451,8 @@ impl Worker {
                 self.frames[ply].reduction = 0;
                 if r > 0 && score > alpha {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
-                    // `Tune_PostLmrBonus` (DESIGN.md §6.4): a reduced quiet move that still
-                    // beats alpha at full depth gains continuation history.
+                    // `Tune_PostLmrBonus` (off; no gain in its SPRT, §6.6): a reduced quiet
+                    // move that still beats alpha at full depth gains continuation history.
                     let post_lmr_bonus = p.post_lmr_bonus();
                     if post_lmr_bonus > 0 && score > alpha && history_quiet {
                         self.heur.update_continuation(cur, &prevs, post_lmr_bonus);
