@@ -555,7 +555,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_CORR_DIVISOR),
     tune!(POST_LMR_BONUS),
     tune!(POST_LMR_MALUS),
-    tune!(PV_BEST_STATS),
     tune!(BAD_QUIET_THRESHOLD),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),

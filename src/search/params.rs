@@ -259,10 +259,6 @@ search_params! {
     /// much continuation history (0: off; Stockfish's form). 600 against 0: SPRT
     /// s-plmalus600, -5.5 Elo (-29.8..+18.6) on its 377 distinct positions (DESIGN.md §6.6).
     post_lmr_malus, POST_LMR_MALUS, "Tune_PostLmrMalus", 0, 0, 4000;
-    /// 1: a PV node whose best move raised alpha without reaching beta updates the move
-    /// statistics as a cut-off by that move does (0: cut-offs only; Stockfish's). 1 against
-    /// 0: SPRT s-pvstats1, -44.2 Elo (-82.1..-7.3) on its 166 distinct positions (§6.6).
-    pv_best_stats, PV_BEST_STATS, "Tune_PvBestStats", 0, 0, 1;
     /// Quiet moves whose statistics are below minus this are tried after the captures that
     /// lose material (0: off, every quiet move before them; Stockfish's order, to test).
     bad_quiet_threshold, BAD_QUIET_THRESHOLD, "Tune_BadQuietThreshold", 0, 0, 100_000;

@@ -1270,7 +1270,6 @@ impl Worker {
         let us = self.pos.side_to_move();
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut best_cur = 0;
         let mut quiets_tried = 0;
         // The quiet moves and captures searched so far, with their pairs (and the captured
         // kind): the ones before a cut-off lose history.
@@ -1489,7 +1488,6 @@ impl Worker {
             if score > best {
                 best = score;
                 best_move = m;
-                best_cur = cur;
                 if score > alpha {
                     alpha = score;
                     if pv_node {
@@ -1530,19 +1528,6 @@ impl Worker {
         if exclusion {
             // Every other move was pruned: as good as failing low.
             return if best == -INFINITE { alpha } else { best };
-        }
-        // `Tune_PvBestStats` (off: to test): an exact score's best move is as much a
-        // lesson for the move statistics as a cut move.
-        if p.pv_best_stats() > 0 && best > alpha_original && best < beta && best_move.is_some() {
-            self.update_statistics(
-                ply,
-                depth,
-                best_move,
-                best_cur,
-                &prevs,
-                &quiets_searched[..quiets_listed.min(32)],
-                &captures_searched[..captures_tried.min(32)],
-            );
         }
         // A fail high returns a score pulled towards beta, the more the shallower the node
         // (`Tune_FailHighBlend`, DESIGN.md §6.4): a cut-off's margin is less sure than its
