@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+import report
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 ARENA_ROOT = Path(os.environ.get("HAYANAGI_ARENA", Path.home() / "hayanagi-data" / "arena"))
@@ -29,15 +31,16 @@ OPENINGS = Path(os.environ.get("HAYANAGI_OPENINGS", REPO.parent / "shared" / "da
 # unless USI_Ponder is false (two games at once would then keep four searches on 2 cores).
 HAYANAGI_OPTIONS = {"Threads": 1, "USI_Hash": 64, "RootMateSearch": False, "USI_Ponder": False}
 
-def distinct_openings(dest):
+def distinct_openings(dest, games=None):
     """Write dest/openings.sfen, the positions the taya36 lines reach, each once (1,957 lines
-    reach 1,473 positions; 42 lines reach one of them), and return how many there are.
+    reach 1,473 positions; 42 lines reach one of them), and return how many there are; exit
+    when `games` (a pair per position) needs more.
 
     At fixed nodes a game is a function of its opening (one thread: the A/A run s-aa-rfp7
     split every pair), so an opening drawn twice plays the same pair twice: a second
     sample of nothing. Drawn with replacement from the lines, 1,000 pairs of stop 49's
     s-postlmr1200 started from 634 positions, one of them 29 times, and counted so the
-    run read +21.0 Elo where its distinct positions give -10.1 (DESIGN.md §6.1)."""
+    run read +21.0 Elo where its distinct positions give -10.1 (DESIGN.md §6.5)."""
     from shogiarena._core.contexts.game_session.adapters.orchestration.config_core import (
         InitialPositionConfig)
     lines = sum(1 for line in OPENINGS.open(encoding="utf-8") if line.strip())
@@ -45,8 +48,9 @@ def distinct_openings(dest):
                                    selection_policy="without_replacement")
     seen = {}
     for entry in source.generate_entries(lines, "1"):
-        # Board, side to move and hands: the move number does not change a game.
-        seen.setdefault(" ".join(entry.initial_sfen.split()[:3]), entry.initial_sfen)
+        seen.setdefault(report.position_key(entry.initial_sfen), entry.initial_sfen)
+    if games is not None and games > 2 * len(seen):
+        sys.exit(f"--games: at most {2 * len(seen)} (one pair per distinct opening position)")
     path = dest / "openings.sfen"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(sfen + "\n" for sfen in sorted(seen.values())), encoding="utf-8")

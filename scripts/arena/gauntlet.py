@@ -63,9 +63,7 @@ def main():
                   "margin": a.margin if a.margin is not None else 100,
                   "opponents": a.opponents or "fairy,gps", "options": given["options"] or {},
                   "source": a.binary}
-        positions = common.distinct_openings(dest)
-        if params["games"] > 2 * positions:
-            sys.exit(f"--games: at most {2 * positions} (one pair per distinct opening position)")
+        common.distinct_openings(dest, params["games"])
         binary = common.copy_binary(a.binary, dest / "bin" / "hayanagi")
         params["sha256"] = common.sha256(binary)
         clock = {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": params["margin"]}

@@ -70,10 +70,15 @@ def pair_keys(run):
     return {g["game_id"]: g.get("pair_key") or g["game_id"] for g in schedule.get("games", [])}
 
 
+def position_key(sfen):
+    """Board, side to move and hands of an SFEN: the move number does not change a game."""
+    return " ".join(sfen.split()[:3])
+
+
 def positions(run):
-    """game_id -> its opening position (board, side to move, hands), from schedule.json."""
+    """game_id -> its opening position (position_key), from schedule.json."""
     schedule = read_json(Path(run) / "schedule.json") or {}
-    return {g["game_id"]: " ".join(g.get("sfen", g["game_id"]).split()[:3])
+    return {g["game_id"]: position_key(g.get("sfen", g["game_id"]))
             for g in schedule.get("games", [])}
 
 

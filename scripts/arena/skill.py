@@ -130,9 +130,7 @@ def main():
         params = {"levels": ",".join(map(str, levels)), "games": games,
                   "byoyomi": a.byoyomi or 300, "margin": a.margin if a.margin is not None else 100,
                   "reference": a.reference or "fairy", "source": a.binary}
-        positions = common.distinct_openings(dest)
-        if games > 2 * positions:
-            sys.exit(f"--games: at most {2 * positions} (one pair per distinct opening position)")
+        common.distinct_openings(dest, games)
         binary = common.copy_binary(a.binary, dest / "bin" / "hayanagi")
         params["sha256"] = common.sha256(binary)
         clock = {"time_ms": 0, "byoyomi_ms": params["byoyomi"], "expiry_margin_ms": params["margin"]}

@@ -7,10 +7,10 @@ usage: scripts/arena/sprt.py NAME NEW_BINARY BASE_BINARY [--nodes N | --byoyomi 
 
 Protocol (scripts/arena/README.md): `go nodes N` every move (default 15000), pentanomial GSPRT,
 elo0 0, elo1 10 (5 for tweaks), alpha = beta = 0.05, 2 games at once, at most 2,946 games:
-the 1,473 distinct positions of the taya36 openings, each played once with both colours. Both binaries are copied into
-~/hayanagi-data/arena/NAME/bin/ on the first start; a second call with the same NAME resumes
-the run where it stopped (Ctrl-C stops it cleanly, so does a kill: only the games in flight
-are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
+the 1,473 distinct positions of the taya36 openings, each played once with both colours.
+Both binaries are copied into ~/hayanagi-data/arena/NAME/bin/ on the first start; a second
+call with the same NAME resumes the run where it stopped (Ctrl-C stops it cleanly, so does a
+kill: only the games in flight are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
 test of the hidden SearchFeatures with the same binary on both sides). --parallel 1 plays one
 game at a time (a Threads=2 engine against Threads=1 on 2 cores: only one engine thinks at a
 time, pondering being off).
