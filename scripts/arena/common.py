@@ -31,10 +31,11 @@ OPENINGS = Path(os.environ.get("HAYANAGI_OPENINGS", REPO.parent / "shared" / "da
 # unless USI_Ponder is false (two games at once would then keep four searches on 2 cores).
 HAYANAGI_OPTIONS = {"Threads": 1, "USI_Hash": 64, "RootMateSearch": False, "USI_Ponder": False}
 
-def distinct_openings(dest, games=None):
-    """Write dest/openings.sfen, the positions the taya36 lines reach, each once (1,957 lines
-    reach 1,473 positions; 42 lines reach one of them), and return how many there are; exit
-    when `games` (a pair per position) needs more.
+def distinct_openings(dest, games=None, source=None):
+    """Write dest/openings.sfen, the positions the lines of `source` (a file of `startpos
+    moves ...` lines; default OPENINGS, the taya36 lines) reach, each once (taya36's 1,957
+    lines reach 1,473 positions; 42 lines reach one of them), and return how many there are;
+    exit when `games` (a pair per position) needs more.
 
     At fixed nodes a game is a function of its opening (one thread: the A/A run s-aa-rfp7
     split every pair), so an opening drawn twice plays the same pair twice: a second
@@ -43,11 +44,12 @@ def distinct_openings(dest, games=None):
     run read +21.0 Elo where its distinct positions give -10.1 (DESIGN.md §6.5)."""
     from shogiarena._core.contexts.game_session.adapters.orchestration.config_core import (
         InitialPositionConfig)
-    lines = sum(1 for line in OPENINGS.open(encoding="utf-8") if line.strip())
-    source = InitialPositionConfig(type="file", source=str(OPENINGS), source_format="usi_line",
+    source = Path(source or OPENINGS)
+    lines = sum(1 for line in source.open(encoding="utf-8") if line.strip())
+    config = InitialPositionConfig(type="file", source=str(source), source_format="usi_line",
                                    selection_policy="without_replacement")
     seen = {}
-    for entry in source.generate_entries(lines, "1"):
+    for entry in config.generate_entries(lines, "1"):
         seen.setdefault(report.position_key(entry.initial_sfen), entry.initial_sfen)
     if games is not None and games > 2 * len(seen):
         sys.exit(f"--games: at most {2 * len(seen)} (one pair per distinct opening position)")

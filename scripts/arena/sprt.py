@@ -2,12 +2,14 @@
 """SPRT of a new hayanagi binary against a base one, with shogiarena (resumable).
 
 usage: scripts/arena/sprt.py NAME NEW_BINARY BASE_BINARY [--nodes N | --byoyomi MS] [--elo1 E] [--games CAP]
-                             [--option K=V ...] [--new-option K=V ...] [--base-option K=V ...]
+                             [--openings FILE] [--option K=V ...] [--new-option K=V ...] [--base-option K=V ...]
        scripts/arena/sprt.py NAME            # resume (or just print the result of) run NAME
 
 Protocol (scripts/arena/README.md): `go nodes N` every move (default 15000), pentanomial GSPRT,
 elo0 0, elo1 10 (5 for tweaks), alpha = beta = 0.05, 2 games at once, at most 2,946 games:
-the 1,473 distinct positions of the taya36 openings, each played once with both colours.
+the 1,473 distinct positions of the taya36 openings, each played once with both colours
+(--openings: another file of lines, e.g. one from widen_openings.py, for more distinct
+positions and so a higher cap).
 Both binaries are copied into ~/hayanagi-data/arena/NAME/bin/ on the first start; a second
 call with the same NAME resumes the run where it stopped (Ctrl-C stops it cleanly, so does a
 kill: only the games in flight are lost). --option goes to both engines, --new-option / --base-option to one (e.g. an A/B
@@ -21,6 +23,7 @@ idle machine, since both games at once take a core each.
 
 import argparse
 import sys
+from pathlib import Path
 
 import common
 import report
@@ -35,6 +38,8 @@ def main():
     ap.add_argument("--byoyomi", type=int)
     ap.add_argument("--elo1", type=float)
     ap.add_argument("--games", type=int)
+    ap.add_argument("--openings",
+                    help="a file of `startpos moves ...` lines (default: taya36, or $HAYANAGI_OPENINGS)")
     ap.add_argument("--parallel", type=int,
                     help="games at once (default 2; 1 for an engine with 2 threads on 2 cores)")
     ap.add_argument("--option", action="append", default=[])
@@ -46,6 +51,7 @@ def main():
     given = {
         "nodes": a.nodes, "byoyomi": a.byoyomi, "elo1": a.elo1, "games": a.games,
         "parallel": a.parallel,
+        "openings_source": str(Path(a.openings).resolve()) if a.openings else None,
         "new_options": common.parse_options(a.option + a.new_option) or None,
         "base_options": common.parse_options(a.option + a.base_option) or None,
     }
@@ -59,7 +65,9 @@ def main():
             "new_options": given["new_options"] or {}, "base_options": given["base_options"] or {},
             "new_source": a.new, "base_source": a.base,
         }
-        positions = common.distinct_openings(dest)
+        source = Path(given["openings_source"] or common.OPENINGS)
+        positions = common.distinct_openings(dest, source=source)
+        params["openings_source"] = str(source)
         if a.games and a.games > 2 * positions:
             print(f"note: at most {2 * positions} games, one pair per distinct opening position",
                   flush=True)
