@@ -167,8 +167,9 @@ search_params! {
     /// A quiescence node whose stand pat reaches beta returns the mean of the two instead
     /// of the stand pat, and one whose best capture beats beta three quarters of its
     /// lead (0: the score itself; Stockfish's form). 1 against 0: SPRT s-qsfhblend1c57,
-    /// H1, LLR 2.98, 1,385 games, W/D/L 745/11/629, +28.9 Elo (+11.3..+46.7) (DESIGN.md
-    /// §6.4).
+    /// H1, LLR 2.98, 1,385 games, W/D/L 745/11/629, +28.9 Elo (+11.3..+46.7), counted with
+    /// repeated openings; verified on distinct ones (v-qsfhblend): no decision at the 2,946
+    /// cap, +9.8 Elo (-2.4..+22.0), so kept (DESIGN.md §6.4).
     qs_fail_high_blend, QS_FAIL_HIGH_BLEND, "Tune_QsFailHighBlend", 1, 0, 1;
     /// A node that fails high (scores not mate) returns `(best * depth + beta) / (depth +
     /// 1)` instead of its best score (0: the best score). 1 against 0: SPRT s-fhblend1, H1,
