@@ -88,6 +88,22 @@ fn finds_mate_in_three_and_five() {
     }
 }
 
+/// From a fixed-node test game (stop 50): White mates in three with N*4e 3g4f G*5e, a
+/// quiet gold drop last. At depth 3 the node after 3g4f is razored; its quiescence probe
+/// would try the quiet check G*5e, but a result of the same position from a deeper
+/// quiescence ply, searched without quiet checks, answered it from the table, and the mate
+/// came only at depth 5. With `Tune_QsCheckTtDepth` 1 the probe searches and finds it.
+#[test]
+fn a_quiescence_result_without_checks_does_not_hide_a_quiet_mate() {
+    let sfen = "sfen l5+Rnl/4+P4/p5+Spk/1pp1p1p1p/6P2/2P2pNPP/PP4K2/4GS1r1/5G1+bL w G2SLbg2n3p 90";
+    let e = engine_at(sfen);
+    e.set_option("RootMateSearch", "false").unwrap();
+    e.set_option("Tune_QsCheckTtDepth", "1").unwrap();
+    let r = e.search_blocking(Limits::depth(3)).unwrap();
+    assert_eq!(r.score.map(Score::from_internal), Some(Score::Mate(3)));
+    assert_eq!(best_move(&r.best).usi(), "N*4e");
+}
+
 #[test]
 fn avoids_pawn_drop_mate() {
     // R01: P*1b would mate but is illegal.

@@ -263,6 +263,13 @@ search_params! {
     /// Quiet moves whose statistics are below minus this are tried after the captures that
     /// lose material (0: off, every quiet move before them; Stockfish's order, to test).
     bad_quiet_threshold, BAD_QUIET_THRESHOLD, "Tune_BadQuietThreshold", 0, 0, 100_000;
+    /// 1: a quiescence result that tried quiet checks (or every evasion) is stored at
+    /// depth 0, the others at -1, and a quiescence node that tries quiet checks takes a
+    /// cut-off only from the first kind (0: every result at -1, each good for any
+    /// quiescence node). With 0 a result from the second quiescence ply, searched
+    /// without checks, answers a razoring probe at the first, which would try them: a mate
+    /// in one by a quiet drop is missed (DESIGN.md §4.9). To test.
+    qs_check_tt_depth, QS_CHECK_TT_DEPTH, "Tune_QsCheckTtDepth", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

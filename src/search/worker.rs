@@ -27,6 +27,9 @@ use std::sync::Arc;
 
 /// Depth stored for quiescence results (below any main-search depth).
 const QS_DEPTH: i32 = -1;
+/// Depth stored for quiescence results that tried quiet checks or every evasion, with
+/// `Tune_QsCheckTtDepth` (still below any main-search depth, which starts at 1).
+const QS_DEPTH_CHECKS: i32 = 0;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 /// Progress figures come when no line came for this long (ms): once a second, as GUIs
@@ -1723,6 +1726,15 @@ impl Worker {
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let alpha_original = alpha;
+        // What this node's result is worth to another quiescence node (`Tune_QsCheckTtDepth`):
+        // one that tries quiet checks must not take a cut-off from one that did not.
+        let qs_depth = if self.config.params.qs_check_tt_depth() > 0
+            && (in_check || qs_ply < self.config.params.qs_check_plies())
+        {
+            QS_DEPTH_CHECKS
+        } else {
+            QS_DEPTH
+        };
         let mut tt_move = Move::NONE;
         let mut tt_eval = None;
         let mut tt_bound = None;
@@ -1732,7 +1744,7 @@ impl Worker {
             }
             tt_eval = e.eval;
             tt_bound = Some((score_from_tt(e.score, ply), e.bound));
-            if !pv_node && e.depth >= QS_DEPTH {
+            if !pv_node && e.depth >= qs_depth {
                 let s = score_from_tt(e.score, ply);
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -1907,7 +1919,7 @@ impl Worker {
         }
         self.store_tt(
             key,
-            QS_DEPTH,
+            qs_depth,
             ply,
             best,
             alpha_original,
