@@ -536,7 +536,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(IIR_DEPTH),
     tune!(LMR_CUTOFF_COUNT),
     tune!(QS_FAIL_HIGH_BLEND),
-    tune!(FAIL_HIGH_BLEND),
     tune!(SMALL_PROBCUT_MARGIN),
     tune!(LMR_MIN_MOVE),
     tune!(SINGULAR_NEGATIVE_EXTENSION),

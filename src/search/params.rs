@@ -171,10 +171,6 @@ search_params! {
     /// repeated openings; verified on distinct ones (v-qsfhblend): no decision at the 2,946
     /// cap, +9.8 Elo (-2.4..+22.0), so kept (DESIGN.md §6.4).
     qs_fail_high_blend, QS_FAIL_HIGH_BLEND, "Tune_QsFailHighBlend", 1, 0, 1;
-    /// A node that fails high (scores not mate) returns `(best * depth + beta) / (depth +
-    /// 1)` instead of its best score (0: the best score). 1 against 0: SPRT s-fhblend1, H1,
-    /// LLR 2.99, 1,507 games, W/D/L 803/32/672, +30.1 Elo (+12.1..+48.2) (DESIGN.md §6.4).
-    fail_high_blend, FAIL_HIGH_BLEND, "Tune_FailHighBlend", 1, 0, 1;
     /// Off the PV, a table lower bound at least this far above beta from a search at
     /// most four plies shallower cuts the node at beta plus this (0: off; Stockfish's
     /// "small ProbCut"; undecided: SPRT s-sprobcut200, 200 against 0, +7.4 Elo at 1,175

@@ -1532,16 +1532,6 @@ impl Worker {
             // Every other move was pruned: as good as failing low.
             return if best == -INFINITE { alpha } else { best };
         }
-        // A fail high returns a score pulled towards beta, the more the shallower the node
-        // (`Tune_FailHighBlend`, DESIGN.md §6.4): a cut-off's margin is less sure than its
-        // sign.
-        if p.fail_high_blend() > 0
-            && best >= beta
-            && best.abs() < MATE_THRESHOLD
-            && beta.abs() < MATE_THRESHOLD
-        {
-            best = (best * depth + beta) / (depth + 1);
-        }
         // DESIGN.md §4.13: the result teaches the correction history when it says more
         // than the static evaluation did: not a capture's gain (the evaluation cannot
         // see one coming), and a bound only where it lies beyond the evaluation.
