@@ -556,6 +556,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(POST_LMR_MALUS),
     tune!(BAD_QUIET_THRESHOLD),
     tune!(QS_CHECK_TT_DEPTH),
+    tune!(QS_MATE1),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

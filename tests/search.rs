@@ -104,6 +104,25 @@ fn a_quiescence_result_without_checks_does_not_hide_a_quiet_mate() {
     assert_eq!(best_move(&r.best).usi(), "N*4e");
 }
 
+/// The same position: with `Tune_QsMate1` the quiescence search asks the mate-in-one
+/// detector, so the mate in three comes at depth 1 (G*5e is found at a quiescence leaf).
+#[test]
+fn the_quiescence_mate_in_one_test_finds_a_quiet_drop_mate_at_a_leaf() {
+    let sfen = "sfen l5+Rnl/4+P4/p5+Spk/1pp1p1p1p/6P2/2P2pNPP/PP4K2/4GS1r1/5G1+bL w G2SLbg2n3p 90";
+    for (qs_mate1, mate) in [("0", false), ("1", true)] {
+        let e = engine_at(sfen);
+        e.set_option("RootMateSearch", "false").unwrap();
+        e.set_option("Tune_QsMate1", qs_mate1).unwrap();
+        let r = e.search_blocking(Limits::depth(1)).unwrap();
+        let score = r.score.map(Score::from_internal);
+        assert_eq!(
+            score == Some(Score::Mate(3)),
+            mate,
+            "Tune_QsMate1 {qs_mate1}: {score:?}"
+        );
+    }
+}
+
 #[test]
 fn avoids_pawn_drop_mate() {
     // R01: P*1b would mate but is illegal.

@@ -266,6 +266,12 @@ search_params! {
     /// without checks, answers a razoring probe at the first, which would try them: a mate
     /// in one by a quiet drop is missed (DESIGN.md §4.9). To test.
     qs_check_tt_depth, QS_CHECK_TT_DEPTH, "Tune_QsCheckTtDepth", 0, 0, 1;
+    /// 1: a quiescence node not in check whose stand pat is below beta first asks the
+    /// mate-in-one detector (DESIGN.md §2.6), and a mate ends the node (0: off; YaneuraOu's
+    /// quiescence does the same). Quiet checks are tried only at the first quiescence ply,
+    /// and only those that keep the checking piece by SEE: a mate by a quiet drop further
+    /// down is otherwise missed. To test.
+    qs_mate1, QS_MATE1, "Tune_QsMate1", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1781,6 +1781,17 @@ impl Worker {
                 }
                 return best;
             }
+            // `Tune_QsMate1` (off: to test): a mate in one by any move, quiet drops included.
+            if self.config.params.qs_mate1() > 0 {
+                if let Some(m) = self.pos.mate_in_one() {
+                    let score = mate_in(ply + 1);
+                    if pv_node {
+                        self.frames[ply + 1].pv.clear();
+                        self.update_pv(ply, m);
+                    }
+                    return score;
+                }
+            }
             alpha = alpha.max(best);
         }
         let gen = if in_check {
