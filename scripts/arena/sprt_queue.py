@@ -24,6 +24,9 @@ seconds (default 60) from the complete pentanomial pairs so far (two games each)
   - at least 1000 games, and the point estimate below +8 Elo (at best a gain that would take
     thousands more games to show; the time goes to the next idea).
 Such a test is reported as stopped with its figures (DESIGN.md §6.6), never as rejected.
+`--no-early-stop` in a line exempts that test (a verification of an accepted change, which
+must run until its SPRT decides or reaches the cap); the runner takes the word out before it
+calls sprt.py.
 """
 
 import argparse
@@ -111,7 +114,15 @@ def spsa_theta_options(args):
     return out
 
 
+def without_early_stop_flag(args):
+    """`args` less every `--no-early-stop`, and whether there was one."""
+    kept = [arg for arg in args if arg != "--no-early-stop"]
+    return kept, len(kept) != len(args)
+
+
 def run_test(queue, args, early_stop, poll):
+    args, exempt = without_early_stop_flag(args)
+    early_stop = early_stop and not exempt
     script = "sprt.py"
     if args[0] == "spsa":
         script, args, early_stop = "spsa.py", args[1:], False

@@ -22,6 +22,13 @@ def test_the_first_test_line_leaves_the_file_and_comments_stay(tmp_path: Path) -
     assert queue.read_text() == "# next\n\n"
 
 
+def test_a_line_can_exempt_its_test_from_the_early_stop_rule() -> None:
+    args = ["v-x", "NEW", "BASE", "--no-early-stop", "--base-option", "Tune_RfpDepth=5"]
+    assert sprt_queue.without_early_stop_flag(args) == (
+        ["v-x", "NEW", "BASE", "--base-option", "Tune_RfpDepth=5"], True)
+    assert sprt_queue.without_early_stop_flag(["v-x"]) == (["v-x"], False)
+
+
 def test_the_early_stop_rule() -> None:
     reason = sprt_queue.early_stop_reason
     # s-rfpd7 when it was accepted (H1, +26.2 Elo): goes on.
