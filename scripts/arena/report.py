@@ -57,6 +57,45 @@ def move_times(run):
     return out
 
 
+# shogiarena stores a mate score as a centipawn value of at least this size (32000 less
+# the plies to mate: 31995 is a mate in five).
+MATE_EVAL = 30000
+
+
+def missed_mates(run):
+    """engine -> (chances, missed): how often the engine was to move just after its opponent
+    had reported itself mated (a mate the opponent saw coming), and how often the engine's
+    own score then was no mate. A fixed-node engine that misses many of those is blind to
+    some mates (stop 50: quiet drops at quiescence leaves, DESIGN.md §4.9)."""
+    db = Path(run) / "game.db"
+    out = defaultdict(lambda: [0, 0])
+    if not db.is_file():
+        return {}
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = con.execute(
+            "SELECT g.id, b.player_name, w.player_name, g.initial_position_sfen, m.eval "
+            "FROM game_move m JOIN game g ON g.id = m.game_id JOIN player b ON b.id = g.black_player_id "
+            "JOIN player w ON w.id = g.white_player_id ORDER BY g.id, m.ply").fetchall()
+    except sqlite3.Error:
+        return {}
+    finally:
+        con.close()
+    previous = (None, None)   # (game id, eval of the move before)
+    index = 0
+    for gid, black, white, sfen, value in rows:
+        index = index + 1 if previous[0] == gid else 0
+        black_first = (sfen.split() + ["b", "b"])[1] == "b"
+        mover = black if (index % 2 == 0) == black_first else white
+        before = previous[1] if previous[0] == gid else None
+        if before is not None and before <= -MATE_EVAL:
+            out[mover][0] += 1
+            if value is None or value < MATE_EVAL:
+                out[mover][1] += 1
+        previous = (gid, value)
+    return {engine: tuple(counts) for engine, counts in out.items()}
+
+
 def read_json(path):
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
@@ -235,6 +274,10 @@ def print_sprt(run, params, tested="new"):
         bad = abnormal(rows, who)
         if bad:
             print(f"{who} lost by: {dict(bad)}")
+    mates = missed_mates(run)
+    if mates:
+        print("mates missed (the opponent had reported itself mated): " + ", ".join(
+            f"{who} {missed} of {chances}" for who, (chances, missed) in sorted(mates.items())))
 
 
 def print_gauntlet(run, engine="hayanagi"):

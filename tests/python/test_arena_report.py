@@ -59,3 +59,26 @@ def test_distinct_positions_count_in_full(tmp_path: Path) -> None:
     _, _, penta, repeats = report.sprt_stats(tmp_path / "run")
     assert repeats == 0
     assert penta == [0, 0, 1, 0, 1]
+
+
+def test_missed_mates_count_the_moves_after_an_opponent_saw_itself_mated(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    con = sqlite3.connect(run / "game.db")
+    con.execute("CREATE TABLE player (id INTEGER PRIMARY KEY, player_name TEXT)")
+    con.execute("CREATE TABLE game (id INTEGER PRIMARY KEY, black_player_id INTEGER,"
+                " white_player_id INTEGER, initial_position_sfen TEXT)")
+    con.execute("CREATE TABLE game_move (id INTEGER PRIMARY KEY, game_id INTEGER, ply INTEGER,"
+                " eval INTEGER)")
+    con.executemany("INSERT INTO player VALUES (?, ?)", [(1, "new"), (2, "base")])
+    # Game 1, black (new) to move first: base (white) reports mated in 4 at its first move,
+    # new finds the mate; base reports it again later and new plays on with a centipawn score.
+    # Game 2, white (new) to move first: new reports itself mated, base misses the mate.
+    con.executemany("INSERT INTO game VALUES (?, ?, ?, ?)", [(1, 1, 2, X.replace(" w ", " b ")),
+                                                             (2, 2, 1, X)])
+    evals = {1: [100, -31996, 31997, -31996, 900], 2: [-31990, 500, None]}
+    rows = [(gid, ply, value) for gid, values in evals.items() for ply, value in enumerate(values)]
+    con.executemany("INSERT INTO game_move (game_id, ply, eval) VALUES (?, ?, ?)", rows)
+    con.commit()
+    con.close()
+    assert report.missed_mates(run) == {"new": (2, 1), "base": (1, 1)}
