@@ -1781,7 +1781,7 @@ impl Worker {
                 }
                 return best;
             }
-            // `Tune_QsMate1` (off: to test): a mate in one by any move, quiet drops included.
+            // `Tune_QsMate1` (DESIGN.md §4.9): a mate in one by any move, quiet drops included.
             if self.config.params.qs_mate1() > 0 {
                 if let Some(m) = self.pos.mate_in_one() {
                     let score = mate_in(ply + 1);
