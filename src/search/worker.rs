@@ -1045,12 +1045,7 @@ impl Worker {
             && tt_move.is_none()
             && !exclusion
         {
-            if let Some(m) = self.pos.mate_in_one() {
-                let score = mate_in(ply + 1);
-                if pv_node {
-                    self.frames[ply + 1].pv.clear();
-                    self.update_pv(ply, m);
-                }
+            if let Some((m, score)) = self.mate_in_one_at(ply, pv_node) {
                 self.store_tt(key, depth, ply, score, alpha_original, beta, m, None, tt_pv);
                 return score;
             }
@@ -1783,12 +1778,7 @@ impl Worker {
             }
             // `Tune_QsMate1` (DESIGN.md §4.9): a mate in one by any move, quiet drops included.
             if self.config.params.qs_mate1() > 0 {
-                if let Some(m) = self.pos.mate_in_one() {
-                    let score = mate_in(ply + 1);
-                    if pv_node {
-                        self.frames[ply + 1].pv.clear();
-                        self.update_pv(ply, m);
-                    }
+                if let Some((_, score)) = self.mate_in_one_at(ply, pv_node) {
                     return score;
                 }
             }
@@ -1933,6 +1923,17 @@ impl Worker {
     }
 
     /// The PV at `ply` becomes `m` followed by the child's PV.
+    /// The rules core's mate-in-one detector (DESIGN.md §2.6) at `ply`: the mating move and
+    /// its score, the PV of a PV node set to that one move.
+    fn mate_in_one_at(&mut self, ply: usize, pv_node: bool) -> Option<(Move, i32)> {
+        let m = self.pos.mate_in_one()?;
+        if pv_node {
+            self.frames[ply + 1].pv.clear();
+            self.update_pv(ply, m);
+        }
+        Some((m, mate_in(ply + 1)))
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.frames.split_at_mut(ply + 1);
         let pv = &mut head[ply].pv;
