@@ -557,6 +557,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(BAD_QUIET_THRESHOLD),
     tune!(QS_CHECK_TT_DEPTH),
     tune!(QS_MATE1),
+    tune!(QS_MATE_THREAT),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

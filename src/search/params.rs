@@ -274,6 +274,12 @@ search_params! {
     /// down is otherwise missed. 1 against 0, the new side at 14,300 nodes for its cost:
     /// SPRT s-qsmate1, H1, LLR 2.95, 482 games, +75.4 Elo (+44.5..+107.6) (DESIGN.md §4.9).
     qs_mate1, QS_MATE1, "Tune_QsMate1", 1, 0, 1;
+    /// A quiescence stand pat above alpha loses this much when the opponent, were it to
+    /// move, would have a mate in one (0: off; to test). The stand pat assumes the side to
+    /// move may pass, which a mate threat makes false, and quiescence tries no quiet
+    /// defence; found in gauntlet losses where the engine rated itself far ahead while
+    /// being mated (DESIGN.md §4.9).
+    qs_mate_threat, QS_MATE_THREAT, "Tune_QsMateThreat", 0, 0, 2000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1769,6 +1769,12 @@ impl Worker {
                     }
                 }
             }
+            // `Tune_QsMateThreat` (off: to test): a stand pat that counts is worth less
+            // while the opponent threatens mate in one.
+            let mate_threat_penalty = self.config.params.qs_mate_threat();
+            if mate_threat_penalty > 0 && best > alpha && self.opponent_mates_in_one() {
+                best -= mate_threat_penalty;
+            }
             if best >= beta {
                 // `Tune_QsFailHighBlend` (DESIGN.md §6.4): the mean of stand pat and beta.
                 if self.config.params.qs_fail_high_blend() > 0 && beta.abs() < MATE_THRESHOLD {
@@ -1932,6 +1938,15 @@ impl Worker {
             self.update_pv(ply, m);
         }
         Some((m, mate_in(ply + 1)))
+    }
+
+    /// Whether the opponent, were it to move now, would have a mate in one (the side to
+    /// move is not in check).
+    fn opponent_mates_in_one(&mut self) -> bool {
+        self.pos.do_null_move();
+        let threat = self.pos.mate_in_one().is_some();
+        self.pos.undo_null_move();
+        threat
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
