@@ -558,6 +558,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QS_CHECK_TT_DEPTH),
     tune!(QS_MATE1),
     tune!(QS_MATE_THREAT),
+    tune!(ROOT_MATE_THREAT_NODES),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -280,6 +280,12 @@ search_params! {
     /// defence; found in gauntlet losses where the engine rated itself far ahead while
     /// being mated (DESIGN.md §4.9).
     qs_mate_threat, QS_MATE_THREAT, "Tune_QsMateThreat", 0, 0, 2000;
+    /// A root move that becomes the best (or is searched first) is checked once per search
+    /// by the mate solver for a mate by the opponent, within this many solver nodes
+    /// (counted as search nodes; 0: off; to test). Gauntlet and self-play losses showed
+    /// the engine walking into mates the solver finds in tens to thousands of nodes
+    /// (DESIGN.md §4.14).
+    root_mate_threat_nodes, ROOT_MATE_THREAT_NODES, "Tune_RootMateThreatNodes", 0, 0, 1_000_000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

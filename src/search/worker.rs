@@ -17,6 +17,7 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRE
 use super::{
     mate_in, mated_in, BestMove, Info, Progress, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
 };
+use super::mate::{self, MateLimits, MateResult};
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::rules::{DeclarationRule, Repetition};
@@ -24,6 +25,10 @@ use crate::shogi::see::see_value;
 use crate::shogi::{generate_legal, GenType, Move, PieceType, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// The longest path the root mate-threat check follows (`Tune_RootMateThreatNodes`): its
+/// budgets are small, and the search thread's stack is the default one.
+const ROOT_MATE_THREAT_MAX_PATH: usize = 128;
 
 /// Depth stored for quiescence results (below any main-search depth).
 const QS_DEPTH: i32 = -1;
@@ -101,6 +106,9 @@ pub struct RootMove {
     /// tells a score of that iteration from one of the last completed iteration, so that a
     /// report pairs each score with its own depth.
     pub depth: u32,
+    /// `Tune_RootMateThreatNodes`: `None` until checked, then the length in plies of the
+    /// opponent's mate after this move that the solver found (0: none found).
+    mate_threat: Option<u16>,
 }
 
 impl RootMove {
@@ -114,6 +122,7 @@ impl RootMove {
             seldepth: 0,
             bound: ScoreBound::Exact,
             depth: 0,
+            mate_threat: None,
         }
     }
 }
@@ -1381,7 +1390,13 @@ impl Worker {
             }
             self.do_move(ply, m);
             let mut score;
-            if i == 0 {
+            // A root move the solver showed to lose to a mate is not searched again.
+            let known_mate_threat = root_slot
+                .and_then(|k| self.root_moves[k].mate_threat)
+                .filter(|&len| len > 0);
+            if let Some(len) = known_mate_threat {
+                score = mated_in(ply + 1 + len as usize);
+            } else if i == 0 {
                 score = -self.search(
                     -beta,
                     -alpha,
@@ -1463,6 +1478,15 @@ impl Worker {
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
+                }
+            }
+            // `Tune_RootMateThreatNodes` (off: to test): a root move about to be ranked by its
+            // score is first checked for a mate by the opponent (DESIGN.md §4.14).
+            if let Some(k) = root_slot {
+                if (i == 0 || score > alpha) && score.abs() < MATE_THRESHOLD && !self.stopped() {
+                    if let Some(len) = self.root_mate_threat(k) {
+                        score = mated_in(ply + 1 + len as usize);
+                    }
                 }
             }
             self.undo_move();
@@ -1938,6 +1962,50 @@ impl Worker {
             self.update_pv(ply, m);
         }
         Some((m, mate_in(ply + 1)))
+    }
+
+    /// After root move `k` (made on the board), the length of a mate by the side to move
+    /// that the solver finds within `Tune_RootMateThreatNodes` nodes, asked once per root
+    /// move and search; the solver's nodes count as this thread's.
+    fn root_mate_threat(&mut self, k: usize) -> Option<u16> {
+        let budget = self.config.params.root_mate_threat_nodes();
+        if budget == 0 {
+            return None;
+        }
+        if let Some(len) = self.root_moves[k].mate_threat {
+            return (len > 0).then_some(len);
+        }
+        let limits = MateLimits {
+            deadline: None,
+            max_nodes: Some(budget as u64),
+            stop: &self.control.stop,
+            table_mib: 1,
+            shortest: false,
+            max_len: None,
+        };
+        let report = mate::solve_on_this_thread(&self.pos, limits, ROOT_MATE_THREAT_MAX_PATH);
+        self.add_solver_nodes(report.nodes);
+        let len = match report.result {
+            MateResult::Mate(line) => line.len().min(u16::MAX as usize) as u16,
+            _ => 0,
+        };
+        // An interrupted search proves nothing and is asked again next time.
+        if !self.stopped() || len > 0 {
+            self.root_moves[k].mate_threat = Some(len);
+        }
+        (len > 0).then_some(len)
+    }
+
+    /// Count `n` nodes searched by the mate solver, for the node limit as well.
+    fn add_solver_nodes(&mut self, n: u64) {
+        self.nodes += n;
+        let counters = &self.control.counters;
+        counters[self.id].0.store(self.nodes, Ordering::Relaxed);
+        if let Some(max) = self.limits.nodes {
+            if self.control.nodes() >= max {
+                self.control.stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Whether the opponent, were it to move now, would have a mate in one (the side to

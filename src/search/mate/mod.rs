@@ -377,6 +377,24 @@ where
     }
 }
 
+/// [`solve`] on the calling thread, paths cut at `max_path` plies (at most the solver's
+/// own bound): for the small node-limited searches the main search asks for
+/// (`Tune_RootMateThreatNodes`), where a thread per call would cost more than the search
+/// and such a budget never follows a long path. Each ply of path takes about 340 bytes of
+/// the caller's stack in a release build.
+pub fn solve_on_this_thread(
+    pos: &Position,
+    limits: MateLimits<'_>,
+    max_path: usize,
+) -> MateReport {
+    solve_here(
+        pos,
+        limits,
+        max_path.min(dfpn::MAX_PATH),
+        MateVariant::DEFAULT,
+    )
+}
+
 fn solve_here(
     pos: &Position,
     limits: MateLimits<'_>,
