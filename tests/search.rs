@@ -123,6 +123,40 @@ fn the_quiescence_mate_in_one_test_finds_a_quiet_drop_mate_at_a_leaf() {
     }
 }
 
+/// From a fixed-node self-play game (stop 51): at depth 5 White's king steps to 5b, after
+/// which Black has a mate the solver finds within 1,000 nodes but the search cannot see. With
+/// `Tune_RootMateThreatNodes` the root move is checked, found to lose, and another chosen,
+/// after which the solver finds no mate within the same budget.
+#[test]
+fn the_root_mate_threat_check_avoids_a_move_that_allows_mate() {
+    let position = "sfen lr3k1nl/4gbg2/p1ns1s1pp/2ppppp2/1p5P1/P1PPP1P2/1PSG1PS1P/2GB3R1/LNK4NL b - 37 moves 7i8h 6d6e 6f6e 7c6e 7g6f 6c6d 3f3e 3d3e 3g2f 7d7e 7f7e 4a3a 2e2d 2c2d 2f3e 6d7e 6f6e P*6f 6g7g P*7f 7g7f 7e7f 6e7f P*7e P*3c 2a3c N*2c 3b2c 3e2d 2c2d 2h2d 7e7f P*3b 3a3b P*3d P*2c 2d2c+ 3b2c S*2d 2c3b 3d3c+ 4b3c 2d3c+ 3b3c P*3d 3c3d 2i3g P*2c N*2f 3d3c P*3d 3c3b G*3c 3b2a P*2b 2a3a B*7e 3a4a 2b2a+ 4a5a 3c4c 5b4c 3d3c+ 4c3c 6h9e";
+    let opponent_mates = |first: Move| {
+        let mut pos = Position::from_usi_position_with(position, Validation::Composed).unwrap();
+        pos.do_move(first);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = hayanagi::MateLimits {
+            deadline: None,
+            max_nodes: Some(1_000),
+            stop: &stop,
+            table_mib: 1,
+            shortest: false,
+            max_len: None,
+        };
+        matches!(
+            hayanagi::solve_mate(&pos, limits).result,
+            hayanagi::MateResult::Mate(_)
+        )
+    };
+    for (budget, mated) in [("0", true), ("1000", false)] {
+        let e = engine_at(position);
+        e.set_option("RootMateSearch", "false").unwrap();
+        e.set_option("Tune_RootMateThreatNodes", budget).unwrap();
+        let r = e.search_blocking(Limits::depth(5)).unwrap();
+        let m = best_move(&r.best);
+        assert_eq!(opponent_mates(m), mated, "budget {budget}: {}", m.usi());
+    }
+}
+
 #[test]
 fn avoids_pawn_drop_mate() {
     // R01: P*1b would mate but is illegal.

@@ -5,6 +5,7 @@
 use super::choice;
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::limits::Limits;
+use super::mate::{self, MateLimits, MateResult};
 use super::ordering::{
     pick_next, piece_to, stat_bonus, Heuristics, PreviousPairs, CONTINUATION_PLIES,
 };
@@ -17,7 +18,6 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE_THRE
 use super::{
     mate_in, mated_in, BestMove, Info, Progress, Report, Score, ScoreBound, DRAW, INFINITE, MAX_PLY,
 };
-use super::mate::{self, MateLimits, MateResult};
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::rules::{DeclarationRule, Repetition};

@@ -382,11 +382,7 @@ where
 /// (`Tune_RootMateThreatNodes`), where a thread per call would cost more than the search
 /// and such a budget never follows a long path. Each ply of path takes about 340 bytes of
 /// the caller's stack in a release build.
-pub fn solve_on_this_thread(
-    pos: &Position,
-    limits: MateLimits<'_>,
-    max_path: usize,
-) -> MateReport {
+pub fn solve_on_this_thread(pos: &Position, limits: MateLimits<'_>, max_path: usize) -> MateReport {
     solve_here(
         pos,
         limits,
