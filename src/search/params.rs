@@ -275,10 +275,11 @@ search_params! {
     /// SPRT s-qsmate1, H1, LLR 2.95, 482 games, +75.4 Elo (+44.5..+107.6) (DESIGN.md §4.9).
     qs_mate1, QS_MATE1, "Tune_QsMate1", 1, 0, 1;
     /// A quiescence stand pat above alpha loses this much when the opponent, were it to
-    /// move, would have a mate in one (0: off; to test). The stand pat assumes the side to
+    /// move, would have a mate in one (0: off). The stand pat assumes the side to
     /// move may pass, which a mate threat makes false, and quiescence tries no quiet
     /// defence; found in gauntlet losses where the engine rated itself far ahead while
-    /// being mated (DESIGN.md §4.9).
+    /// being mated. 250 against 0, the new side at 14,400 nodes for its cost: SPRT
+    /// s-qsmt250, -12.5 Elo (-39.8..+14.7) at 614 games (DESIGN.md §6.6).
     qs_mate_threat, QS_MATE_THREAT, "Tune_QsMateThreat", 0, 0, 2000;
     /// A root move that becomes the best (or is searched first) is checked once per search
     /// by the mate solver for a mate by the opponent, within this many solver nodes

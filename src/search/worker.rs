@@ -1793,7 +1793,7 @@ impl Worker {
                     }
                 }
             }
-            // `Tune_QsMateThreat` (off: to test): a stand pat that counts is worth less
+            // `Tune_QsMateThreat` (off; no gain in its SPRT, §6.6): a stand pat that counts is worth less
             // while the opponent threatens mate in one.
             let mate_threat_penalty = self.config.params.qs_mate_threat();
             if mate_threat_penalty > 0 && best > alpha && self.opponent_mates_in_one() {
