@@ -287,6 +287,9 @@ search_params! {
     /// the engine walking into mates the solver finds in tens to thousands of nodes
     /// (DESIGN.md §4.14).
     root_mate_threat_nodes, ROOT_MATE_THREAT_NODES, "Tune_RootMateThreatNodes", 0, 0, 1_000_000;
+    /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
+    /// first iterations change their best move often, and each new one would be checked.
+    root_mate_threat_depth, ROOT_MATE_THREAT_DEPTH, "Tune_RootMateThreatDepth", 3, 1, 64;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1484,7 +1484,7 @@ impl Worker {
             // score is first checked for a mate by the opponent (DESIGN.md §4.14).
             if let Some(k) = root_slot {
                 if (i == 0 || score > alpha) && score.abs() < MATE_THRESHOLD && !self.stopped() {
-                    if let Some(len) = self.root_mate_threat(k) {
+                    if let Some(len) = self.root_mate_threat(k, depth) {
                         score = mated_in(ply + 1 + len as usize);
                     }
                 }
@@ -1964,12 +1964,13 @@ impl Worker {
         Some((m, mate_in(ply + 1)))
     }
 
-    /// After root move `k` (made on the board), the length of a mate by the side to move
-    /// that the solver finds within `Tune_RootMateThreatNodes` nodes, asked once per root
-    /// move and search; the solver's nodes count as this thread's.
-    fn root_mate_threat(&mut self, k: usize) -> Option<u16> {
+    /// After root move `k` (made on the board) in the iteration of `depth`, the length of a
+    /// mate by the side to move that the solver finds within `Tune_RootMateThreatNodes`
+    /// nodes, asked once per root move and search from the iteration of
+    /// `Tune_RootMateThreatDepth` on; the solver's nodes count as this thread's.
+    fn root_mate_threat(&mut self, k: usize, depth: i32) -> Option<u16> {
         let budget = self.config.params.root_mate_threat_nodes();
-        if budget == 0 {
+        if budget == 0 || depth < self.config.params.root_mate_threat_depth() {
             return None;
         }
         if let Some(len) = self.root_moves[k].mate_threat {
