@@ -1793,8 +1793,8 @@ impl Worker {
                     }
                 }
             }
-            // `Tune_QsMateThreat` (off; no gain in its SPRT, §6.6): a stand pat that counts is worth less
-            // while the opponent threatens mate in one.
+            // `Tune_QsMateThreat` (off; no gain in its SPRT, §6.6): a stand pat that counts
+            // is worth less while the opponent threatens mate in one.
             let mate_threat_penalty = self.config.params.qs_mate_threat();
             if mate_threat_penalty > 0 && best > alpha && self.opponent_mates_in_one() {
                 best -= mate_threat_penalty;
@@ -1952,7 +1952,6 @@ impl Worker {
         best
     }
 
-    /// The PV at `ply` becomes `m` followed by the child's PV.
     /// The rules core's mate-in-one detector (DESIGN.md §2.6) at `ply`: the mating move and
     /// its score, the PV of a PV node set to that one move.
     fn mate_in_one_at(&mut self, ply: usize, pv_node: bool) -> Option<(Move, i32)> {
@@ -2018,6 +2017,7 @@ impl Worker {
         threat
     }
 
+    /// The PV at `ply` becomes `m` followed by the child's PV.
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.frames.split_at_mut(ply + 1);
         let pv = &mut head[ply].pv;
