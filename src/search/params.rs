@@ -290,6 +290,11 @@ search_params! {
     /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
     /// first iterations change their best move often, and each new one would be checked.
     root_mate_threat_depth, ROOT_MATE_THREAT_DEPTH, "Tune_RootMateThreatDepth", 3, 1, 64;
+    /// A node whose null-move search finds the opponent mating is searched this many plies
+    /// deeper (0: off; to test): a mate threat (tsumero) leaves few moves that hold, and
+    /// those need the depth to be seen (once the ply is below twice the last completed
+    /// iteration's depth).
+    null_mate_extension, NULL_MATE_EXTENSION, "Tune_NullMateExtension", 0, 0, 2;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).
