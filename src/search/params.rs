@@ -283,9 +283,10 @@ search_params! {
     qs_mate_threat, QS_MATE_THREAT, "Tune_QsMateThreat", 0, 0, 2000;
     /// A root move that becomes the best (or is searched first) is checked once per search
     /// by the mate solver for a mate by the opponent, within this many solver nodes
-    /// (counted as search nodes; 0: off; to test). Gauntlet and self-play losses showed
-    /// the engine walking into mates the solver finds in tens to thousands of nodes
-    /// (DESIGN.md §4.14).
+    /// (counted as search nodes; 0: off). Gauntlet and self-play losses showed the engine
+    /// walking into mates the solver finds in tens to thousands of nodes. 1,000 from the
+    /// first iteration: SPRT s-rmt1000, -26.8 Elo (-58.7..+4.7) at 442 games; 200 from the
+    /// third: s-rmt200d3, -15.1 Elo (-36.1..+5.7) at 988 games (DESIGN.md §4.14).
     root_mate_threat_nodes, ROOT_MATE_THREAT_NODES, "Tune_RootMateThreatNodes", 0, 0, 1_000_000;
     /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
     /// first iterations change their best move often, and each new one would be checked.

@@ -1400,6 +1400,7 @@ impl Worker {
                 .filter(|&len| len > 0);
             if let Some(len) = known_mate_threat {
                 score = mated_in(ply + 1 + len as usize);
+                self.frames[ply + 1].pv.clear();
             } else if i == 0 {
                 score = -self.search(
                     -beta,
@@ -1484,12 +1485,14 @@ impl Worker {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
             }
-            // `Tune_RootMateThreatNodes` (off: to test): a root move about to be ranked by its
-            // score is first checked for a mate by the opponent (DESIGN.md §4.14).
+            // `Tune_RootMateThreatNodes` (off; no gain in its SPRTs, DESIGN.md §4.14): a root
+            // move about to be ranked by its score is first checked for a mate by the opponent.
             if let Some(k) = root_slot {
                 if (i == 0 || score > alpha) && score.abs() < MATE_THRESHOLD && !self.stopped() {
                     if let Some(len) = self.root_mate_threat(k, depth) {
                         score = mated_in(ply + 1 + len as usize);
+                        // The searched line is not the mate's.
+                        self.frames[ply + 1].pv.clear();
                     }
                 }
             }
