@@ -560,7 +560,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QS_MATE_THREAT),
     tune!(ROOT_MATE_THREAT_NODES),
     tune!(ROOT_MATE_THREAT_DEPTH),
-    tune!(NULL_MATE_EXTENSION),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

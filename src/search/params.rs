@@ -157,7 +157,8 @@ search_params! {
     lmr_tt_pv, LMR_TT_PV, "Tune_LmrTtPv", 1, 0, 4;
     /// Quiescence plies (from the first) that also try quiet checks that do not lose the
     /// checking piece by SEE (0: none; DESIGN.md §4.9). 1 against 0: SPRT qschecks2,
-    /// H1, LLR 2.97, 1,723 games, +24.0 Elo (+8.3..+39.9).
+    /// H1, LLR 2.97, 1,723 games, +24.0 Elo (+8.3..+39.9). 2 against 1 (with
+    /// `Tune_QsMate1` on): s-qschk2, -56.1 Elo (-94.8..-18.7) at 356 games (§6.6).
     qs_check_plies, QS_CHECK_PLIES, "Tune_QsCheckPlies", 1, 0, 2;
     /// Quiescence futility (DESIGN.md §4.9): a capture that neither promotes nor checks is
     /// skipped when the stand-pat score plus this margin plus what it takes (the piece on
@@ -291,11 +292,6 @@ search_params! {
     /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
     /// first iterations change their best move often, and each new one would be checked.
     root_mate_threat_depth, ROOT_MATE_THREAT_DEPTH, "Tune_RootMateThreatDepth", 3, 1, 64;
-    /// A node whose null-move search finds the opponent mating is searched this many plies
-    /// deeper (0: off; to test): a mate threat (tsumero) leaves few moves that hold, and
-    /// those need the depth to be seen (once the ply is below twice the last completed
-    /// iteration's depth).
-    null_mate_extension, NULL_MATE_EXTENSION, "Tune_NullMateExtension", 0, 0, 2;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1199,10 +1199,6 @@ impl Worker {
             if score >= beta {
                 return if score >= MATE_THRESHOLD { beta } else { score };
             }
-            // `Tune_NullMateExtension` (off: to test): the opponent mates if we pass.
-            if score <= -MATE_THRESHOLD && ply < 2 * (self.completed_depth as usize + 1) {
-                depth += p.null_mate_extension();
-            }
         }
 
         // Internal iterative reduction (DESIGN.md §4.12): a PV or cut node the table knows
