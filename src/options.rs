@@ -560,6 +560,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QS_MATE_THREAT),
     tune!(ROOT_MATE_THREAT_NODES),
     tune!(ROOT_MATE_THREAT_DEPTH),
+    tune!(KING_ZONE_QUIET_KEEP),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -292,6 +292,10 @@ search_params! {
     /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
     /// first iterations change their best move often, and each new one would be checked.
     root_mate_threat_depth, ROOT_MATE_THREAT_DEPTH, "Tune_RootMateThreatDepth", 3, 1, 64;
+    /// Quiet moves to a square within this king distance of the enemy king are not pruned
+    /// by late-move or futility pruning (0: off; to test): the quiet move that builds a mate
+    /// threat (tsumero) is the one that decides a shogi endgame, and it is quiet.
+    king_zone_quiet_keep, KING_ZONE_QUIET_KEEP, "Tune_KingZoneQuietKeep", 0, 0, 2;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1285,6 +1285,8 @@ impl Worker {
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
         let mut move_count = 0;
+        let king_zone_keep = p.king_zone_quiet_keep();
+        let enemy_king = self.pos.king_square(us.flip());
         loop {
             let frame = &mut self.frames[ply];
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
@@ -1314,7 +1316,18 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD {
+            // `Tune_KingZoneQuietKeep` (off: to test): quiet moves next to the enemy king
+            // are kept.
+            let near_enemy_king = king_zone_keep > 0
+                && enemy_king.is_some_and(|k| {
+                    let to = m.to();
+                    k.file()
+                        .abs_diff(to.file())
+                        .max(k.rank().abs_diff(to.rank()))
+                        <= king_zone_keep as u8
+                });
+            if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD && !near_enemy_king
+            {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
                     && depth <= p.lmp_depth()
