@@ -298,6 +298,10 @@ search_params! {
     /// by late-move or futility pruning (0: off; to test): the quiet move that builds a mate
     /// threat (tsumero) is the one that decides a shogi endgame, and it is quiet.
     king_zone_quiet_keep, KING_ZONE_QUIET_KEEP, "Tune_KingZoneQuietKeep", 0, 0, 2;
+    /// 1: a node whose null-move search finds the opponent mating prunes no quiet move by
+    /// late-move or futility pruning (0: off; to test): under a mate threat the moves that
+    /// hold are few and often late in the order.
+    null_mate_no_prune, NULL_MATE_NO_PRUNE, "Tune_NullMateNoPrune", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -1179,6 +1179,8 @@ impl Worker {
         // DESIGN.md §4.7: null move with its conditions.
         // `Tune_NmpCutNodeOnly` (off: to test): only where a fail high is expected.
         let null_move_node = p.nmp_cut_node_only() == 0 || cut_node;
+        // `Tune_NullMateNoPrune` (off: to test): the null move showed a mate threat.
+        let mut null_mate_threat = false;
         if !pv_node
             && !exclusion
             && null_move_node
@@ -1199,6 +1201,7 @@ impl Worker {
             if score >= beta {
                 return if score >= MATE_THRESHOLD { beta } else { score };
             }
+            null_mate_threat = score <= -MATE_THRESHOLD && p.null_mate_no_prune() > 0;
         }
 
         // Internal iterative reduction (DESIGN.md §4.12): a PV or cut node the table knows
@@ -1326,7 +1329,13 @@ impl Worker {
                         .max(k.rank().abs_diff(to.rank()))
                         <= king_zone_keep as u8
                 });
-            if quiet && i > 0 && !pv_node && !in_check && best > -MATE_THRESHOLD && !near_enemy_king
+            if quiet
+                && i > 0
+                && !pv_node
+                && !in_check
+                && best > -MATE_THRESHOLD
+                && !near_enemy_king
+                && !null_mate_threat
             {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
                 if features.late_move_pruning
