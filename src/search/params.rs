@@ -298,6 +298,9 @@ search_params! {
     /// by late-move or futility pruning (0: off; to test): the quiet move that builds a mate
     /// threat (tsumero) is the one that decides a shogi endgame, and it is quiet.
     king_zone_quiet_keep, KING_ZONE_QUIET_KEEP, "Tune_KingZoneQuietKeep", 0, 0, 2;
+    /// Late quiet moves to a square next to the enemy king are reduced this many plies less
+    /// (0: off; to test; see `Tune_KingZoneQuietKeep`).
+    king_zone_lmr, KING_ZONE_LMR, "Tune_KingZoneLmr", 0, 0, 3;
     /// 1: a node whose null-move search finds the opponent mating prunes no quiet move by
     /// late-move or futility pruning (0: off; to test): under a mate threat the moves that
     /// hold are few and often late in the order.

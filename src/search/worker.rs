@@ -1319,16 +1319,15 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            // `Tune_KingZoneQuietKeep` (off: to test): quiet moves next to the enemy king
-            // are kept.
-            let near_enemy_king = king_zone_keep > 0
-                && enemy_king.is_some_and(|k| {
-                    let to = m.to();
-                    k.file()
-                        .abs_diff(to.file())
-                        .max(k.rank().abs_diff(to.rank()))
-                        <= king_zone_keep as u8
-                });
+            // `Tune_KingZoneQuietKeep`, `Tune_KingZoneLmr` (off: to test): quiet moves next
+            // to the enemy king are kept, or reduced less.
+            let enemy_king_distance = enemy_king.map_or(u8::MAX, |k| {
+                let to = m.to();
+                k.file()
+                    .abs_diff(to.file())
+                    .max(k.rank().abs_diff(to.rank()))
+            });
+            let near_enemy_king = king_zone_keep > 0 && enemy_king_distance <= king_zone_keep as u8;
             if quiet
                 && i > 0
                 && !pv_node
@@ -1449,6 +1448,9 @@ impl Worker {
                     }
                     if bad_quiet {
                         extra += p.lmr_bad_quiet();
+                    }
+                    if enemy_king_distance <= 1 {
+                        extra -= p.king_zone_lmr();
                     }
                     // `Tune_LmrCorrDivisor` (off: to test): where the correction history
                     // moves the evaluation far, it is least sure: reduce less.
