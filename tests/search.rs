@@ -157,6 +157,49 @@ fn the_root_mate_threat_check_avoids_a_move_that_allows_mate() {
     }
 }
 
+/// Gauntlet g-c78 game 15 (stop 51): Black played G*6i here and gpsusi mated in 31 plies
+/// (the solver proves it). Under that threat the move that holds, B*6b, is a quiet-looking
+/// drop late in the order; with `Tune_NullMateNoPrune` a node whose null move shows a mate
+/// threat prunes no quiet move, and depth 10 finds it.
+#[test]
+fn a_null_move_mate_threat_keeps_the_quiet_defence() {
+    let position =
+        "sfen l1k5l/1r4g2/p1nsS2+Pp/2p2pP2/3P5/PPP4S1/1g1+p1P2P/1BN1P4/LNK4RL b BGN2Pgs2p 95";
+    let opponent_mates = |first: &str, nodes: u64| {
+        let mut pos = Position::from_usi_position_with(position, Validation::Composed).unwrap();
+        pos.do_move(pos.parse_usi_move(first).unwrap());
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = hayanagi::MateLimits {
+            deadline: None,
+            max_nodes: Some(nodes),
+            stop: &stop,
+            table_mib: 64,
+            shortest: false,
+            max_len: None,
+        };
+        hayanagi::solve_mate(&pos, limits).result
+    };
+    assert!(matches!(
+        opponent_mates("G*6i", 3_000_000),
+        hayanagi::MateResult::Mate(_)
+    ));
+    for (no_prune, expected) in [("0", "G*6i"), ("1", "B*6b")] {
+        let e = engine_at(position);
+        e.set_option("RootMateSearch", "false").unwrap();
+        e.set_option("Tune_NullMateNoPrune", no_prune).unwrap();
+        let r = e.search_blocking(Limits::depth(10)).unwrap();
+        assert_eq!(
+            best_move(&r.best).usi(),
+            expected,
+            "Tune_NullMateNoPrune {no_prune}"
+        );
+    }
+    assert_eq!(
+        opponent_mates("B*6b", 100_000),
+        hayanagi::MateResult::NoMate
+    );
+}
+
 #[test]
 fn avoids_pawn_drop_mate() {
     // R01: P*1b would mate but is illegal.
