@@ -1179,7 +1179,7 @@ impl Worker {
         // DESIGN.md §4.7: null move with its conditions.
         // `Tune_NmpCutNodeOnly` (off: to test): only where a fail high is expected.
         let null_move_node = p.nmp_cut_node_only() == 0 || cut_node;
-        // `Tune_NullMateNoPrune` (off: to test): the null move showed a mate threat.
+        // `Tune_NullMateNoPrune` (DESIGN.md §4.7): the null move showed a mate threat.
         let mut null_mate_threat = false;
         if !pv_node
             && !exclusion
