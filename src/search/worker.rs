@@ -1319,8 +1319,8 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            // `Tune_KingZoneQuietKeep`, `Tune_KingZoneLmr` (off: to test): quiet moves next
-            // to the enemy king are kept, or reduced less.
+            // `Tune_KingZoneQuietKeep`, `Tune_KingZoneLmr` (off; no gain in their SPRTs,
+            // DESIGN.md §6.6): quiet moves next to the enemy king are kept, or reduced less.
             let enemy_king_distance = enemy_king.map_or(u8::MAX, |k| {
                 let to = m.to();
                 k.file()
