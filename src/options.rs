@@ -560,8 +560,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(QS_MATE_THREAT),
     tune!(ROOT_MATE_THREAT_NODES),
     tune!(ROOT_MATE_THREAT_DEPTH),
-    tune!(KING_ZONE_QUIET_KEEP),
-    tune!(KING_ZONE_LMR),
     tune!(NULL_MATE_NO_PRUNE),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),

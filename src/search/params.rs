@@ -260,7 +260,8 @@ search_params! {
     /// s-plmalus600, -5.5 Elo (-29.8..+18.6) on its 377 distinct positions (DESIGN.md §6.6).
     post_lmr_malus, POST_LMR_MALUS, "Tune_PostLmrMalus", 0, 0, 4000;
     /// Quiet moves whose statistics are below minus this are tried after the captures that
-    /// lose material (0: off, every quiet move before them; Stockfish's order, to test).
+    /// lose material (0: off, every quiet move before them; Stockfish's order). 3,000
+    /// against 0: SPRT s-badqord3k0, +7.2 Elo (-10.5..+25.0) at 1,008 games (DESIGN.md §6.6).
     bad_quiet_threshold, BAD_QUIET_THRESHOLD, "Tune_BadQuietThreshold", 0, 0, 100_000;
     /// 1: a quiescence result that tried quiet checks (or every evasion) is stored at
     /// depth 0, the others at -1, and a quiescence node that tries quiet checks takes a
@@ -294,15 +295,6 @@ search_params! {
     /// The check of `Tune_RootMateThreatNodes` starts with the iteration of this depth: the
     /// first iterations change their best move often, and each new one would be checked.
     root_mate_threat_depth, ROOT_MATE_THREAT_DEPTH, "Tune_RootMateThreatDepth", 3, 1, 64;
-    /// Quiet moves to a square within this king distance of the enemy king are not pruned
-    /// by late-move or futility pruning (0: off): the quiet move that builds a mate threat
-    /// (tsumero) is the one that decides a shogi endgame, and it is quiet. 1 against 0:
-    /// s-kzkeep1, -14.1 Elo (-34.7..+6.4) at 1,010 games (DESIGN.md §6.6).
-    king_zone_quiet_keep, KING_ZONE_QUIET_KEEP, "Tune_KingZoneQuietKeep", 0, 0, 2;
-    /// Late quiet moves to a square next to the enemy king are reduced this many plies less
-    /// (0: off; see `Tune_KingZoneQuietKeep`). 1 against 0: s-kzlmr1, -10.3 Elo
-    /// (-29.8..+9.2) at 1,050 games (DESIGN.md §6.6).
-    king_zone_lmr, KING_ZONE_LMR, "Tune_KingZoneLmr", 0, 0, 3;
     /// 1: a node whose null-move search finds the opponent mating prunes no quiet move by
     /// late-move or futility pruning (0: off): under a mate threat the moves that hold are
     /// few and often late in the order. 1 against 0: SPRT s-nmnoprune1, H1, LLR 3.16,

@@ -496,22 +496,7 @@ impl Worker {
     /// Count a node and check the limits: nodes exactly, the clock every 1024 nodes.
     #[inline]
     fn tick(&mut self) {
-        self.nodes += 1;
-        let counters = &self.control.counters;
-        counters[self.id].0.store(self.nodes, Ordering::Relaxed);
-        if let Some(max) = self.limits.nodes {
-            // One thread: exact. Several: the sum every 256 nodes (overshoot < 256 each).
-            let total = if counters.len() == 1 {
-                self.nodes
-            } else if self.nodes.is_multiple_of(256) {
-                self.control.nodes()
-            } else {
-                0
-            };
-            if total >= max {
-                self.control.stop.store(true, Ordering::Relaxed);
-            }
-        }
+        self.count_nodes(1, false);
         if self.is_main() && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if self.control.ponderhit.swap(false, Ordering::Relaxed) {
                 self.time.restart();
@@ -1104,8 +1089,8 @@ impl Worker {
 
         let features = self.config.features;
         let p = self.config.params;
-        // Eval-difference history (`Tune_EvalDiffHistory`, off: to test): the opponent's
-        // last quiet move is judged by how the static evaluation moved across it.
+        // Eval-difference history (`Tune_EvalDiffHistory`, off, rejected: DESIGN.md §6.6): the
+        // opponent's last quiet move is judged by how the static evaluation moved across it.
         let eval_diff_history = p.eval_diff_history();
         if eval_diff_history > 0 && !in_check && !exclusion && !root {
             let parent_eval = self.frames[ply - 1].static_eval;
@@ -1123,7 +1108,7 @@ impl Worker {
                 );
             }
         }
-        // Depth in hindsight (`Tune_HindsightMargin`, off: to test): the parent's
+        // Depth in hindsight (`Tune_HindsightMargin`, off, rejected: DESIGN.md §6.6): the parent's
         // reduction is judged again now that both static evaluations are known.
         let hindsight_margin = p.hindsight_margin();
         if hindsight_margin > 0 && !in_check && !exclusion && !root {
@@ -1161,8 +1146,8 @@ impl Worker {
             }
         }
 
-        // Small ProbCut (`Tune_SmallProbcutMargin`, off: to test): a table lower bound far
-        // above beta from a search nearly as deep is trusted to hold at this depth too.
+        // Small ProbCut (`Tune_SmallProbcutMargin`, off, undecided: DESIGN.md §6.6): a table lower
+        // bound far above beta from a search nearly as deep is trusted to hold at this depth too.
         let small_probcut_margin = p.small_probcut_margin();
         if small_probcut_margin > 0 && !pv_node && !exclusion && beta.abs() < MATE_THRESHOLD {
             if let Some((tt_score, Bound::Lower | Bound::Exact, tt_depth)) = tt_hint {
@@ -1176,8 +1161,8 @@ impl Worker {
             }
         }
 
-        // DESIGN.md §4.7: null move with its conditions.
-        // `Tune_NmpCutNodeOnly` (off: to test): only where a fail high is expected.
+        // DESIGN.md §4.7: null move with its conditions. `Tune_NmpCutNodeOnly` (off, rejected:
+        // DESIGN.md §6.6): only where a fail high is expected.
         let null_move_node = p.nmp_cut_node_only() == 0 || cut_node;
         // `Tune_NullMateNoPrune` (DESIGN.md §4.7): the null move showed a mate threat.
         let mut null_mate_threat = false;
@@ -1246,7 +1231,8 @@ impl Worker {
                 if s < singular_beta {
                     tt_move_extension = 1;
                 } else if p.multi_cut_value() > 0 && s >= beta && s.abs() < MATE_THRESHOLD {
-                    // `Tune_MultiCutValue` (off: to test): the others' own score cuts.
+                    // `Tune_MultiCutValue` (off, rejected: DESIGN.md §6.6): the others' own score
+                    // cuts.
                     return s;
                 } else if singular_beta >= beta {
                     return singular_beta;
@@ -1288,8 +1274,6 @@ impl Worker {
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
         let mut move_count = 0;
-        let king_zone_keep = p.king_zone_quiet_keep();
-        let enemy_king = self.pos.king_square(us.flip());
         loop {
             let frame = &mut self.frames[ply];
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
@@ -1319,21 +1303,11 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            // `Tune_KingZoneQuietKeep`, `Tune_KingZoneLmr` (off; no gain in their SPRTs,
-            // DESIGN.md §6.6): quiet moves next to the enemy king are kept, or reduced less.
-            let enemy_king_distance = enemy_king.map_or(u8::MAX, |k| {
-                let to = m.to();
-                k.file()
-                    .abs_diff(to.file())
-                    .max(k.rank().abs_diff(to.rank()))
-            });
-            let near_enemy_king = king_zone_keep > 0 && enemy_king_distance <= king_zone_keep as u8;
             if quiet
                 && i > 0
                 && !pv_node
                 && !in_check
                 && best > -MATE_THRESHOLD
-                && !near_enemy_king
                 && !null_mate_threat
             {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
@@ -1449,11 +1423,8 @@ impl Worker {
                     if bad_quiet {
                         extra += p.lmr_bad_quiet();
                     }
-                    if enemy_king_distance <= 1 {
-                        extra -= p.king_zone_lmr();
-                    }
-                    // `Tune_LmrCorrDivisor` (off: to test): where the correction history
-                    // moves the evaluation far, it is least sure: reduce less.
+                    // `Tune_LmrCorrDivisor` (off, rejected: DESIGN.md §6.6): where the correction
+                    // history moves the evaluation far, it is least sure: reduce less.
                     let lmr_corr_divisor = p.lmr_corr_divisor();
                     if lmr_corr_divisor > 0 {
                         extra -= (static_eval - raw_eval).abs() / lmr_corr_divisor;
@@ -1494,8 +1465,8 @@ impl Worker {
                     if post_lmr_bonus > 0 && score > alpha && history_quiet {
                         self.heur.update_continuation(cur, &prevs, post_lmr_bonus);
                     }
-                    // `Tune_PostLmrMalus` (off: to test): one that the reduction flattered
-                    // loses it.
+                    // `Tune_PostLmrMalus` (off, rejected: DESIGN.md §6.6): one that the reduction
+                    // flattered loses it.
                     let post_lmr_malus = p.post_lmr_malus();
                     if post_lmr_malus > 0 && score <= alpha && history_quiet {
                         self.heur.update_continuation(cur, &prevs, -post_lmr_malus);
@@ -1645,8 +1616,8 @@ impl Worker {
         let us = self.pos.side_to_move();
         let params = &self.config.params;
         let bonus = stat_bonus(params, depth);
-        // `Tune_QuietMalusLinear` (off: to test): the quiet moves that failed before the
-        // cut lose more than the cut move gains.
+        // `Tune_QuietMalusLinear` (off, rejected: DESIGN.md §6.6): the quiet moves that failed
+        // before the cut lose more than the cut move gains.
         let malus = bonus.max((params.quiet_malus_linear() * depth).min(2 * params.bonus_max()));
         let mut cut_capture = None;
         if self.pos.is_capture(m) {
@@ -1806,8 +1777,8 @@ impl Worker {
             stand_pat = Some(raw);
             static_value = self.corrected_eval(raw, ply).0;
             best = static_value;
-            // `Tune_QsTtStandPat` (off: to test): the table's score is the better stand pat
-            // when its bound points the right way.
+            // `Tune_QsTtStandPat` (off, rejected: DESIGN.md §6.6): the table's score is the better
+            // stand pat when its bound points the right way.
             if self.config.params.qs_tt_stand_pat() > 0 {
                 if let Some((s, bound)) = tt_bound {
                     let better = match bound {
@@ -1909,8 +1880,8 @@ impl Worker {
             .map(|m| m.to());
         for i in 0..self.frames[ply].picker.list_mut().0.len() {
             let m = self.next_move(ply, i);
-            // `Tune_QsMoveCountPrune` (off: to test): from this move on, only checks,
-            // promotions and recaptures.
+            // `Tune_QsMoveCountPrune` (off, undecided: DESIGN.md §6.6): from this move on, only
+            // checks, promotions and recaptures.
             if qs_move_count > 0
                 && i >= qs_move_count
                 && !in_check
@@ -2025,11 +1996,27 @@ impl Worker {
 
     /// Count `n` nodes searched by the mate solver, for the node limit as well.
     fn add_solver_nodes(&mut self, n: u64) {
+        self.count_nodes(n, true);
+    }
+
+    /// Add `n` nodes to this thread's count, publish it, and stop the search at the node
+    /// limit. One thread compares its own count (exact); several compare the sum, which
+    /// costs a read of every counter, so a node of the search (`sum_now` false) takes it
+    /// only every 256 nodes (overshoot < 256 each).
+    #[inline]
+    fn count_nodes(&mut self, n: u64, sum_now: bool) {
         self.nodes += n;
         let counters = &self.control.counters;
         counters[self.id].0.store(self.nodes, Ordering::Relaxed);
         if let Some(max) = self.limits.nodes {
-            if self.control.nodes() >= max {
+            let total = if counters.len() == 1 {
+                self.nodes
+            } else if sum_now || self.nodes.is_multiple_of(256) {
+                self.control.nodes()
+            } else {
+                0
+            };
+            if total >= max {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
         }
