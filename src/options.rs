@@ -561,6 +561,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(ROOT_MATE_THREAT_NODES),
     tune!(ROOT_MATE_THREAT_DEPTH),
     tune!(NULL_MATE_NO_PRUNE),
+    tune!(NULL_MATE_SEE_KEEP),
+    tune!(NULL_MATE_LMR),
+    tune!(MATE1_THREAT_KEEP),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -300,6 +300,17 @@ search_params! {
     /// few and often late in the order. 1 against 0: SPRT s-nmnoprune1, H1, LLR 3.16,
     /// 1,284 games, +9.5 Elo (+2.1..+16.9) (DESIGN.md §4.7).
     null_mate_no_prune, NULL_MATE_NO_PRUNE, "Tune_NullMateNoPrune", 1, 0, 1;
+    /// 1: at such a node (see `Tune_NullMateNoPrune`) quiet moves are not SEE-pruned either
+    /// (0: off): the interposing drop that holds a mate off often stands where it can be
+    /// taken.
+    null_mate_see_keep, NULL_MATE_SEE_KEEP, "Tune_NullMateSeeKeep", 0, 0, 1;
+    /// Late quiet moves at such a node are reduced this many plies less (0: off).
+    null_mate_lmr, NULL_MATE_LMR, "Tune_NullMateLmr", 0, 0, 3;
+    /// 1: a node where no null move was searched asks, the first time late-move or
+    /// futility pruning would skip a quiet move, whether the opponent would mate in one
+    /// were it to move; if so the node counts as under a mate threat (see
+    /// `Tune_NullMateNoPrune`) (0: off).
+    mate1_threat_keep, MATE1_THREAT_KEEP, "Tune_Mate1ThreatKeep", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

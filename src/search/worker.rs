@@ -1166,11 +1166,15 @@ impl Worker {
         let null_move_node = p.nmp_cut_node_only() == 0 || cut_node;
         // `Tune_NullMateNoPrune` (DESIGN.md §4.7): the null move showed a mate threat.
         let mut null_mate_threat = false;
+        // `Tune_Mate1ThreatKeep`: whether the node has asked for a threat (a null move
+        // searched has).
+        let mut threat_asked = p.mate1_threat_keep() == 0;
         if !pv_node
             && !exclusion
             && null_move_node
             && self.can_try_null_move(depth, beta, eval, in_check)
         {
+            threat_asked = true;
             let r = p.nmp_base()
                 + depth / p.nmp_depth_divisor()
                 + ((eval - beta) / p.nmp_eval_divisor()).min(3);
@@ -1311,17 +1315,18 @@ impl Worker {
                 && !null_mate_threat
             {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
-                if features.late_move_pruning
+                let prune = (features.late_move_pruning
                     && depth <= p.lmp_depth()
                     && quiets_tried
-                        >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize)
-                {
-                    continue;
+                        >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize))
+                    || (features.futility
+                        && depth <= p.futility_depth()
+                        && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha);
+                if prune && !threat_asked {
+                    threat_asked = true;
+                    null_mate_threat = self.opponent_mates_in_one();
                 }
-                if features.futility
-                    && depth <= p.futility_depth()
-                    && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha
-                {
+                if prune && !null_mate_threat {
                     continue;
                 }
             }
@@ -1350,6 +1355,7 @@ impl Worker {
                 && !gives_check
                 && depth <= 6
                 && best > -MATE_THRESHOLD
+                && !(quiet && null_mate_threat && p.null_mate_see_keep() > 0)
             {
                 let margin = if capture {
                     -p.see_capture_margin() * depth
@@ -1422,6 +1428,9 @@ impl Worker {
                     }
                     if bad_quiet {
                         extra += p.lmr_bad_quiet();
+                    }
+                    if null_mate_threat {
+                        extra -= p.null_mate_lmr();
                     }
                     // `Tune_LmrCorrDivisor` (off, rejected: DESIGN.md §6.6): where the correction
                     // history moves the evaluation far, it is least sure: reduce less.
