@@ -564,6 +564,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(NULL_MATE_SEE_KEEP),
     tune!(NULL_MATE_LMR),
     tune!(MATE1_THREAT_KEEP),
+    tune!(LMR_FAR_DROP),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

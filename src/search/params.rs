@@ -311,6 +311,10 @@ search_params! {
     /// were it to move; if so the node counts as under a mate threat (see
     /// `Tune_NullMateNoPrune`) (0: off).
     mate1_threat_keep, MATE1_THREAT_KEEP, "Tune_Mate1ThreatKeep", 0, 0, 1;
+    /// Late quiet drops at least three squares (king distance) from both kings are reduced
+    /// this many plies more (0: off): most of a shogi node's moves are such drops, and few
+    /// of them matter.
+    lmr_far_drop, LMR_FAR_DROP, "Tune_LmrFarDrop", 0, 0, 3;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

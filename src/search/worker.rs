@@ -22,7 +22,7 @@ use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
 use crate::shogi::rules::{DeclarationRule, Repetition};
 use crate::shogi::see::see_value;
-use crate::shogi::{generate_legal, GenType, Move, PieceType, Position};
+use crate::shogi::{generate_legal, Color, GenType, Move, PieceType, Position, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -1432,6 +1432,10 @@ impl Worker {
                     if null_mate_threat {
                         extra -= p.null_mate_lmr();
                     }
+                    let lmr_far_drop = p.lmr_far_drop();
+                    if lmr_far_drop > 0 && m.is_drop() && self.far_from_both_kings(m.to()) {
+                        extra += lmr_far_drop;
+                    }
                     // `Tune_LmrCorrDivisor` (off, rejected: DESIGN.md §6.6): where the correction
                     // history moves the evaluation far, it is least sure: reduce less.
                     let lmr_corr_divisor = p.lmr_corr_divisor();
@@ -2029,6 +2033,18 @@ impl Worker {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Whether `sq` is at least three squares (king distance) from both kings.
+    fn far_from_both_kings(&self, sq: Square) -> bool {
+        [Color::Black, Color::White].into_iter().all(|c| {
+            self.pos.king_square(c).is_none_or(|k| {
+                k.file()
+                    .abs_diff(sq.file())
+                    .max(k.rank().abs_diff(sq.rank()))
+                    >= 3
+            })
+        })
     }
 
     /// Whether the opponent, were it to move now, would have a mate in one (the side to
