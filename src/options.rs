@@ -565,6 +565,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(NULL_MATE_LMR),
     tune!(MATE1_THREAT_KEEP),
     tune!(LMR_FAR_DROP),
+    tune!(SKIP_UNPROMOTED),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -315,6 +315,9 @@ search_params! {
     /// this many plies more (0: off): most of a shogi node's moves are such drops, and few
     /// of them matter.
     lmr_far_drop, LMR_FAR_DROP, "Tune_LmrFarDrop", 0, 0, 3;
+    /// 1: below the root the main search leaves out pawn, bishop and rook moves that could
+    /// promote and do not (0: off; quiescence always does; YaneuraOu's generator does).
+    skip_unpromoted, SKIP_UNPROMOTED, "Tune_SkipUnpromoted", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

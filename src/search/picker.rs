@@ -73,6 +73,9 @@ pub struct MovePicker {
     bad_quiet_threshold: i32,
     /// Where the bad quiet moves start in `moves` (`None`: none were set aside).
     bad_quiets: Option<usize>,
+    /// Pawn, bishop and rook moves that could promote and do not are left out
+    /// (`Tune_SkipUnpromoted`; the quiescence search always leaves them out).
+    skip_unpromoted: bool,
 }
 
 impl Default for MovePicker {
@@ -98,6 +101,7 @@ impl MovePicker {
             low_ply_weight: 0,
             bad_quiet_threshold: 0,
             bad_quiets: None,
+            skip_unpromoted: false,
         }
     }
 
@@ -122,6 +126,12 @@ impl MovePicker {
     /// in the following visits (0: off).
     pub fn set_bad_quiet_threshold(&mut self, threshold: i32) {
         self.bad_quiet_threshold = threshold;
+    }
+
+    /// Whether the following visits leave out the pawn, bishop and rook moves that could
+    /// promote and do not.
+    pub fn set_skip_unpromoted(&mut self, skip: bool) {
+        self.skip_unpromoted = skip;
     }
 
     /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
@@ -163,6 +173,10 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     generate_legal(pos, GenType::CapturesPromotions, &mut self.moves);
+                    if self.skip_unpromoted {
+                        self.moves
+                            .retain(|m| m.is_promotion() || !promotion_skipped(pos, m));
+                    }
                     for i in 0..self.moves.len() {
                         let m = self.moves.as_slice()[i];
                         self.scores[i] = capture_score(pos, heur, m);
@@ -196,6 +210,7 @@ impl MovePicker {
                             && !m.is_promotion()
                             && pos.is_legal(m)
                             && !pos.is_capture(m)
+                            && !(self.skip_unpromoted && !m.is_drop() && promotion_skipped(pos, m))
                         {
                             return Some(m);
                         }
@@ -207,6 +222,10 @@ impl MovePicker {
                     // are spent), so the bad captures stay where they are.
                     let start = self.moves.len();
                     generate_legal(pos, GenType::Quiets, &mut self.moves);
+                    if self.skip_unpromoted {
+                        self.moves
+                            .retain_from(start, |m| m.is_drop() || !promotion_skipped(pos, m));
+                    }
                     let us = pos.side_to_move();
                     for i in start..self.moves.len() {
                         let m = self.moves.as_slice()[i];
@@ -264,6 +283,11 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     generate_legal(pos, GenType::Evasions, &mut self.moves);
+                    if self.skip_unpromoted {
+                        self.moves.retain(|m| {
+                            m.is_drop() || m.is_promotion() || !promotion_skipped(pos, m)
+                        });
+                    }
                     let us = pos.side_to_move();
                     for i in 0..self.moves.len() {
                         let m = self.moves.as_slice()[i];
@@ -436,6 +460,21 @@ fn capture_score(pos: &Position, heur: &Heuristics, m: Move) -> i32 {
         score += PROMOTION_BONUS;
     }
     score
+}
+
+/// True for a board move of a pawn, bishop or rook that could promote and does not (the
+/// caller knows `m` is a board move and not a promotion): the promoted piece moves
+/// everywhere the unpromoted one does and more, so the move is never better (the
+/// exceptions, pawn-drop-mate subtleties, belong to composed problems, which the mate
+/// solver searches in full).
+pub(crate) fn promotion_skipped(pos: &Position, m: Move) -> bool {
+    let pt = pos.piece_on(m.from()).piece_type();
+    if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
+        return false;
+    }
+    let us = pos.side_to_move();
+    crate::shogi::types::in_promotion_zone(us, m.from())
+        || crate::shogi::types::in_promotion_zone(us, m.to())
 }
 
 #[cfg(test)]

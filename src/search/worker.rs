@@ -10,7 +10,7 @@ use super::ordering::{
     pick_next, piece_to, stat_bonus, Heuristics, PreviousPairs, CONTINUATION_PLIES,
 };
 use super::params::SearchParams;
-use super::picker::MovePicker;
+use super::picker::{promotion_skipped, MovePicker};
 use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
@@ -1265,6 +1265,7 @@ impl Worker {
         picker.set_threat_escape_bonus(self.config.params.threat_escape_bonus());
         picker.set_low_ply(ply, self.config.params.low_ply_history());
         picker.set_bad_quiet_threshold(self.config.params.bad_quiet_threshold());
+        picker.set_skip_unpromoted(!root && self.config.params.skip_unpromoted() > 0);
         picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
@@ -2093,17 +2094,6 @@ impl Worker {
 fn capture_gain(pos: &Position, m: Move) -> i32 {
     let taken = pos.piece_on(m.to()).piece_type();
     see_value(taken) + see_value(taken.unpromoted())
-}
-
-/// True for a non-promoting pawn, bishop or rook move that could have promoted.
-fn promotion_skipped(pos: &Position, m: Move) -> bool {
-    let pt = pos.piece_on(m.from()).piece_type();
-    if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
-        return false;
-    }
-    let us = pos.side_to_move();
-    crate::shogi::types::in_promotion_zone(us, m.from())
-        || crate::shogi::types::in_promotion_zone(us, m.to())
 }
 
 /// Reductions round(ln(depth) x ln(index) / divisor), indexed by depth and move index.
