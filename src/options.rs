@@ -566,6 +566,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(MATE1_THREAT_KEEP),
     tune!(LMR_FAR_DROP),
     tune!(SKIP_UNPROMOTED),
+    tune!(HAND_CYCLE_SCORE),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

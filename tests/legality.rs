@@ -86,6 +86,7 @@ fn do_undo_restores_everything_and_keys_are_incremental() {
             // A fresh parse of the new position agrees with the incremental state.
             let fresh = Position::from_sfen(&pos.to_sfen()).unwrap();
             assert_eq!(fresh.key(), pos.key());
+            assert_eq!(fresh.board_key(), pos.board_key(), "after {m} in {sfen}");
             assert_eq!(fresh.checkers(), pos.checkers());
             pos.undo_move();
             assert_eq!(pos.to_sfen(), sfen);

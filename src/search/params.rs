@@ -318,6 +318,10 @@ search_params! {
     /// 1: below the root the main search leaves out pawn, bishop and rook moves that could
     /// promote and do not (0: off; quiescence always does; YaneuraOu's generator does).
     skip_unpromoted, SKIP_UNPROMOTED, "Tune_SkipUnpromoted", 0, 0, 1;
+    /// Inside the search, a position whose board and side to move came back within 16
+    /// plies with the side to move holding more in hand (and nothing less) scores this,
+    /// one holding less minus this (0: off; YaneuraOu scores such cycles near a mate).
+    hand_cycle_score, HAND_CYCLE_SCORE, "Tune_HandCycleScore", 0, 0, 20000;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

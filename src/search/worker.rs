@@ -20,7 +20,7 @@ use super::{
 };
 use crate::eval::{EvalConfig, Evaluator};
 use crate::shogi::movegen::has_legal_move;
-use crate::shogi::rules::{DeclarationRule, Repetition};
+use crate::shogi::rules::{DeclarationRule, HandCycle, Repetition};
 use crate::shogi::see::see_value;
 use crate::shogi::{generate_legal, Color, GenType, Move, PieceType, Position, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -35,6 +35,9 @@ const QS_DEPTH: i32 = -1;
 /// Depth stored for quiescence results that tried quiet checks or every evasion, with
 /// `Tune_QsCheckTtDepth` (still below any main-search depth, which starts at 1).
 const QS_DEPTH_CHECKS: i32 = 0;
+/// How far back `Tune_HandCycleScore` looks for the board coming back with other hands
+/// (YaneuraOu's bound: such cycles are short, and a longer walk costs every node).
+const HAND_CYCLE_PLIES: usize = 16;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 /// Progress figures come when no line came for this long (ms): once a second, as GUIs
@@ -974,6 +977,14 @@ impl Worker {
                 Repetition::Draw => return self.draw_score(),
                 Repetition::Win => return mate_in(ply),
                 Repetition::Loss => return mated_in(ply),
+            }
+            let hand_cycle_score = self.config.params.hand_cycle_score();
+            if hand_cycle_score > 0 {
+                match self.pos.hand_cycle(HAND_CYCLE_PLIES) {
+                    HandCycle::None => {}
+                    HandCycle::Superior => return hand_cycle_score,
+                    HandCycle::Inferior => return -hand_cycle_score,
+                }
             }
             if self.config.max_moves_to_draw > 0
                 && self.pos.move_number() > self.config.max_moves_to_draw

@@ -18,6 +18,11 @@ use super::zobrist;
 pub struct StateInfo {
     /// Zobrist key of the position (board, hands, side to move).
     pub key: u64,
+    /// The same without the hands ([`Position::board_key`]).
+    pub board_key: u64,
+    /// The hand of the side to move (with `board_key`, a repetition of the board with other
+    /// hands is seen: [`Position::hand_cycle`]).
+    pub hand_to_move: Hand,
     /// Enemy pieces giving check to the side to move.
     pub checkers: Bitboard,
     /// For each colour, pieces (of either colour) that alone stand between that colour's
@@ -179,8 +184,14 @@ impl Position {
 
     /// Zobrist key of the board and side to move only, without the hands. Mate search
     /// keys its table by this and compares hands separately (hand dominance).
+    #[inline(always)]
     pub fn board_key(&self) -> u64 {
-        let mut k = self.key();
+        self.st().board_key
+    }
+
+    /// The hands' part of [`Position::key`].
+    fn hands_key(&self) -> u64 {
+        let mut k = 0;
         for c in Color::ALL {
             for pt in PieceType::HAND {
                 k ^= zobrist::hand(c, pt, self.hands[c.index()].count(pt));
@@ -209,21 +220,27 @@ impl Position {
 
     /// [`Position::key`] of the position after the legal move `m`, without playing it.
     pub fn key_after(&self, m: Move) -> u64 {
+        self.board_key_after(self.key(), m) ^ self.hands_key_change(m)
+    }
+
+    /// How the legal move `m` changes the hands' part of [`Position::key`].
+    #[inline(always)]
+    fn hands_key_change(&self, m: Move) -> u64 {
         let us = self.side;
-        let mut k = self.board_key_after(self.key(), m);
         if m.is_drop() {
             let pt = m.dropped();
             let n = self.hands[us.index()].count(pt);
-            k ^= zobrist::hand(us, pt, n) ^ zobrist::hand(us, pt, n - 1);
+            zobrist::hand(us, pt, n) ^ zobrist::hand(us, pt, n - 1)
         } else {
             let captured = self.board[m.to().index()];
-            if !captured.is_empty() {
+            if captured.is_empty() {
+                0
+            } else {
                 let cpt = captured.piece_type().unpromoted();
                 let n = self.hands[us.index()].count(cpt);
-                k ^= zobrist::hand(us, cpt, n) ^ zobrist::hand(us, cpt, n + 1);
+                zobrist::hand(us, cpt, n) ^ zobrist::hand(us, cpt, n + 1)
             }
         }
-        k
     }
 
     /// Both hands (indexed by colour) after the legal move `m`, without playing it.
@@ -432,16 +449,16 @@ impl Position {
 
     /// Key computed from scratch (for tests and the SFEN loader).
     pub fn compute_key(&self) -> u64 {
+        self.compute_board_key() ^ self.hands_key()
+    }
+
+    /// [`Position::board_key`] computed from the board.
+    fn compute_board_key(&self) -> u64 {
         let mut k = 0u64;
         for sq in Square::all() {
             let p = self.board[sq.index()];
             if !p.is_empty() {
                 k ^= zobrist::board(p, sq);
-            }
-        }
-        for c in Color::ALL {
-            for pt in PieceType::HAND {
-                k ^= zobrist::hand(c, pt, self.hands[c.index()].count(pt));
             }
         }
         if self.side == Color::White {
@@ -474,8 +491,11 @@ impl Position {
     /// Reset the state stack to a single root state computed from the board.
     pub(crate) fn reset_states(&mut self) {
         self.states.clear();
+        let board_key = self.compute_board_key();
         self.states.push(StateInfo {
-            key: self.compute_key(),
+            key: board_key ^ self.hands_key(),
+            board_key,
+            hand_to_move: self.hands[self.side.index()],
             checkers: Bitboard::EMPTY,
             blockers: [Bitboard::EMPTY; 2],
             captured: Piece::EMPTY,
@@ -491,10 +511,13 @@ impl Position {
     /// untrusted sources).
     pub fn do_move(&mut self, m: Move) {
         let prev = *self.st();
-        let key = self.key_after(m);
+        let board_key = self.board_key_after(prev.board_key, m);
+        let key = prev.key ^ prev.board_key ^ board_key ^ self.hands_key_change(m);
         let captured = self.move_on_board(m);
         self.states.push(StateInfo {
             key,
+            board_key,
+            hand_to_move: self.hands[self.side.index()],
             checkers: Bitboard::EMPTY,
             blockers: [Bitboard::EMPTY; 2],
             captured,
@@ -590,6 +613,8 @@ impl Position {
         self.side = self.side.flip();
         self.states.push(StateInfo {
             key: prev.key ^ zobrist::SIDE,
+            board_key: prev.board_key ^ zobrist::SIDE,
+            hand_to_move: self.hands[self.side.index()],
             checkers: Bitboard::EMPTY,
             blockers: prev.blockers,
             captured: Piece::EMPTY,

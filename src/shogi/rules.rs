@@ -97,6 +97,19 @@ pub enum Repetition {
     Loss,
 }
 
+/// The board and side to move of an earlier position come back with other hands
+/// ([`Position::hand_cycle`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HandCycle {
+    /// No such earlier position (or only ones whose hands cannot be compared).
+    None,
+    /// The side to move holds at least as many of every kind as it did then: it won
+    /// material around the cycle.
+    Superior,
+    /// It holds at most as many of every kind: it lost material around the cycle.
+    Inferior,
+}
+
 /// The square a king must reach under the try rule.
 pub fn try_square(c: Color) -> Square {
     match c {
@@ -150,6 +163,33 @@ impl Position {
         } else {
             Repetition::Draw
         }
+    }
+
+    /// Whether the board and side to move of a position at most `max_back` plies back
+    /// (since the last null move) come back now with other hands, the side to move's
+    /// dominating the one it had then or dominated by it (the pieces on the board being the
+    /// same, what one side gained in hand the other lost). The nearest such position
+    /// decides. Not a rule of the game: a search scores such a cycle as a gain or loss of
+    /// material that the opponent (or it) could have avoided.
+    pub(crate) fn hand_cycle(&self, max_back: usize) -> HandCycle {
+        let states = &self.states;
+        let n = states.len() - 1;
+        let cur = &states[n];
+        let limit = (cur.plies_from_null as usize).min(max_back);
+        let mut back = 4;
+        while back <= limit {
+            let earlier = &states[n - back];
+            if earlier.board_key == cur.board_key && earlier.key != cur.key {
+                if cur.hand_to_move.dominates(earlier.hand_to_move) {
+                    return HandCycle::Superior;
+                }
+                if earlier.hand_to_move.dominates(cur.hand_to_move) {
+                    return HandCycle::Inferior;
+                }
+            }
+            back += 2;
+        }
+        HandCycle::None
     }
 
     /// Points and camp count for a declaration by `c`: (points, pieces in camp other than
@@ -273,5 +313,61 @@ fn big_piece_points(pt: PieceType) -> u32 {
     match pt.unpromoted() {
         PieceType::Bishop | PieceType::Rook => 5,
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board of a position coming back with other hands (`Position::hand_cycle`, which a
+    /// search may score; not a rule of the game): black's bishop takes the pawn on 5e and
+    /// goes home by way of 3g while white's king steps out and back and white drops its pawn
+    /// on 5e again. Six plies on, the board and side to move are the start's, black holding
+    /// the pawn white held.
+    #[test]
+    fn a_board_that_comes_back_with_other_hands_is_a_hand_cycle() {
+        let play = |start: &str, moves: &[&str]| {
+            let mut p = Position::from_usi_position(start).unwrap();
+            for m in moves {
+                let mv = p.parse_usi_move(m).unwrap();
+                p.do_move(mv);
+            }
+            p
+        };
+        let black_first = "sfen 4k4/9/9/9/4p4/9/9/9/4K3B b p 1";
+        let cycle = ["1i5e", "5a4a", "5e3g", "4a5a", "3g1i", "P*5e"];
+        for n in 0..cycle.len() {
+            let p = play(black_first, &cycle[..n]);
+            assert_eq!(p.hand_cycle(16), HandCycle::None, "after {n} plies");
+            assert_eq!(p.repetition(2), Repetition::None);
+        }
+        let p = play(black_first, &cycle);
+        assert_eq!(p.to_sfen(), "4k4/9/9/9/4p4/9/9/9/4K3B b P 7");
+        assert_eq!(p.hand_cycle(16), HandCycle::Superior);
+        // Not a plain repetition: the keys differ.
+        assert_eq!(p.repetition(2), Repetition::None);
+        // Beyond the walk's bound.
+        assert_eq!(p.hand_cycle(5), HandCycle::None);
+        // Kings out and back: the position after the cycle repeats (a plain repetition), and the
+        // start, ten plies back, still has the other hands.
+        let mut longer = cycle.to_vec();
+        longer.extend(["5i4i", "5a4a", "4i5i", "4a5a"]);
+        let p = play(black_first, &longer);
+        assert_eq!(p.repetition(2), Repetition::Draw);
+        assert_eq!(p.hand_cycle(16), HandCycle::Superior);
+        // The same cycle with white to move first: white ends without its pawn.
+        let white_first = "sfen 4k4/9/9/9/4p4/9/9/9/4K3B w p 1";
+        let p = play(
+            white_first,
+            &["5a4a", "1i5e", "4a5a", "5e3g", "P*5e", "3g1i"],
+        );
+        assert_eq!(p.to_sfen(), "4k4/9/9/9/4p4/9/9/9/4K3B w P 7");
+        assert_eq!(p.hand_cycle(16), HandCycle::Inferior);
+        // A null move ends the walk, as it does for repetitions.
+        let mut p = play(black_first, &cycle);
+        p.do_null_move();
+        p.do_null_move();
+        assert_eq!(p.hand_cycle(16), HandCycle::None);
     }
 }
