@@ -567,6 +567,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_FAR_DROP),
     tune!(SKIP_UNPROMOTED),
     tune!(HAND_CYCLE_SCORE),
+    tune!(PAWN_HISTORY),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -3,7 +3,7 @@
 
 use super::params::SearchParams;
 use crate::shogi::see::see_value;
-use crate::shogi::{Color, Move, Piece, Position};
+use crate::shogi::{Color, Move, Piece, PieceType, Position};
 use crate::util::memory::ZeroedBuf;
 
 /// DESIGN.md §5.1: weights of the ordering score.
@@ -71,9 +71,46 @@ fn gravity32(entry: &mut i32, bonus: i32) {
 /// `Tune_ContinuationPly6`).
 pub const CONTINUATION_PLIES: [usize; 4] = [1, 2, 4, 6];
 
-/// The (piece, destination) pairs of the moves `CONTINUATION_PLIES` back (`None`: before
-/// the root, a null move, or a ply left out).
-pub type PreviousPairs = [Option<usize>; CONTINUATION_PLIES.len()];
+/// What keys a node's quiet statistics besides the move: the (piece, destination) pairs of
+/// the moves `CONTINUATION_PLIES` back (`None`: before the root, a null move, or a ply left
+/// out), and the slot of the board's pawns in the pawn history (`None`: not kept,
+/// `Tune_PawnHistory` 0).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuietContext {
+    pub pairs: [Option<usize>; CONTINUATION_PLIES.len()],
+    pub pawn_slot: Option<usize>,
+    /// How many times the pawn history counts in [`Heuristics::quiet_stat`].
+    pub pawn_weight: i32,
+}
+
+impl QuietContext {
+    /// The pairs of the continuation histories.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Option<usize>> {
+        self.pairs.iter()
+    }
+}
+
+impl std::ops::Index<usize> for QuietContext {
+    type Output = Option<usize>;
+    #[inline]
+    fn index(&self, i: usize) -> &Option<usize> {
+        &self.pairs[i]
+    }
+}
+
+/// Slots of the pawn history (`Tune_PawnHistory`), each a (piece, destination) table.
+pub const PAWN_HISTORY_SLOTS: usize = 512;
+
+/// The pawn-history slot of the board's pawns (both sides').
+#[inline]
+pub fn pawn_history_slot(pos: &Position) -> usize {
+    let black = pos.pieces_of(Color::Black, PieceType::Pawn).0;
+    let white = pos.pieces_of(Color::White, PieceType::Pawn).0;
+    let h = (black as u64 ^ (black >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (white as u64 ^ (white >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 55) as usize % PAWN_HISTORY_SLOTS
+}
 
 /// Killer moves (two per ply) and the history tables of one search thread.
 pub struct Heuristics {
@@ -85,6 +122,10 @@ pub struct Heuristics {
     continuation: Option<ZeroedBuf<i16>>,
     /// The reply that cut after each (piece, destination) of the opponent.
     counter_moves: Vec<Move>,
+    /// `pawn[slot * PIECE_TO_NB + cur]`: how often the move `cur` cut with the board's
+    /// pawns hashed to `slot` (`Tune_PawnHistory`; Stockfish's pawn history). `None` when
+    /// the memory cannot be had.
+    pawn: Option<ZeroedBuf<i16>>,
     /// `capture[piece_to * 16 + captured kind]`.
     capture: Vec<i16>,
     /// Ordering score of the counter move (`Tune_CounterMoveBonus`).
@@ -104,6 +145,7 @@ impl Heuristics {
             history: vec![[[0; 81]; FROM_BUCKETS]; 2],
             continuation: ZeroedBuf::new(PIECE_TO_NB * PIECE_TO_NB, "continuation history").ok(),
             counter_moves: vec![Move::NONE; PIECE_TO_NB],
+            pawn: ZeroedBuf::new(PAWN_HISTORY_SLOTS * PIECE_TO_NB, "pawn history").ok(),
             capture: vec![0; PIECE_TO_NB * 16],
             counter_move_bonus: SearchParams::default().counter_move_bonus(),
             low_ply: vec![[[0; 81]; FROM_BUCKETS]; LOW_PLIES],
@@ -143,6 +185,9 @@ impl Heuristics {
         }
         if let Some(c) = &mut self.continuation {
             c.fill(0);
+        }
+        if let Some(p) = &mut self.pawn {
+            p.fill(0);
         }
         self.counter_moves.fill(Move::NONE);
         self.capture.fill(0);
@@ -198,12 +243,22 @@ impl Heuristics {
 
     /// The quiet statistics of a move: butterfly plus continuation histories.
     #[inline]
-    pub fn quiet_stat(&self, c: Color, m: Move, cur: usize, prevs: &PreviousPairs) -> i32 {
+    pub fn quiet_stat(&self, c: Color, m: Move, cur: usize, prevs: &QuietContext) -> i32 {
         self.history(c, m)
             + prevs
                 .iter()
                 .map(|&p| self.continuation(p, cur))
                 .sum::<i32>()
+            + self.pawn_stat(cur, prevs)
+    }
+
+    /// The pawn history's part of [`Heuristics::quiet_stat`].
+    #[inline]
+    fn pawn_stat(&self, cur: usize, prevs: &QuietContext) -> i32 {
+        match (prevs.pawn_slot, &self.pawn) {
+            (Some(slot), Some(table)) => prevs.pawn_weight * table[slot * PIECE_TO_NB + cur] as i32,
+            _ => 0,
+        }
     }
 
     /// Move the quiet statistics of `m` (pair `cur`) by `bonus` (negative: a malus).
@@ -212,7 +267,7 @@ impl Heuristics {
         c: Color,
         m: Move,
         cur: usize,
-        prevs: &PreviousPairs,
+        prevs: &QuietContext,
         bonus: i32,
     ) {
         gravity32(
@@ -224,10 +279,13 @@ impl Heuristics {
                 gravity(&mut table[p * PIECE_TO_NB + cur], bonus);
             }
         }
+        if let (Some(slot), Some(table)) = (prevs.pawn_slot, &mut self.pawn) {
+            gravity(&mut table[slot * PIECE_TO_NB + cur], bonus);
+        }
     }
 
     /// Move the continuation histories of the pair `cur` alone by `bonus`.
-    pub fn update_continuation(&mut self, cur: usize, prevs: &PreviousPairs, bonus: i32) {
+    pub fn update_continuation(&mut self, cur: usize, prevs: &QuietContext, bonus: i32) {
         if let Some(table) = &mut self.continuation {
             for p in prevs.iter().flatten() {
                 gravity(&mut table[p * PIECE_TO_NB + cur], bonus);
@@ -264,7 +322,7 @@ impl Heuristics {
         m: Move,
         ply: usize,
         tt_move: Move,
-        prevs: &PreviousPairs,
+        prevs: &QuietContext,
         known_see: Option<i32>,
     ) -> i32 {
         let mut score = 0;

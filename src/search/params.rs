@@ -322,6 +322,11 @@ search_params! {
     /// plies with the side to move holding more in hand (and nothing less) scores this,
     /// one holding less minus this (0: off; YaneuraOu scores such cycles near a mate).
     hand_cycle_score, HAND_CYCLE_SCORE, "Tune_HandCycleScore", 0, 0, 20000;
+    /// A pawn history (the quiet statistics of each (piece, destination) by a hash of the
+    /// board's pawns, Stockfish's) counts this many times in a quiet move's statistics (0:
+    /// off): where the pawns stand decides which files take a pawn drop and where pawns
+    /// strike.
+    pawn_history, PAWN_HISTORY, "Tune_PawnHistory", 0, 0, 4;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -4,7 +4,7 @@
 //! quiet moves (the bulk of a shogi position: every drop) are then never generated.
 
 use super::ordering::{
-    pick_next, piece_to, Heuristics, PreviousPairs, LOW_PLIES, PROMOTION_BONUS, TT_MOVE_BONUS,
+    pick_next, piece_to, Heuristics, QuietContext, LOW_PLIES, PROMOTION_BONUS, TT_MOVE_BONUS,
 };
 use crate::shogi::attacks::tables;
 use crate::shogi::movegen::MAX_MOVES;
@@ -159,7 +159,7 @@ impl MovePicker {
         &mut self,
         pos: &Position,
         heur: &Heuristics,
-        prevs: &PreviousPairs,
+        prevs: &QuietContext,
     ) -> Option<Move> {
         loop {
             match self.stage {
@@ -566,7 +566,7 @@ mod tests {
                 for _ in 0..4 {
                     let m = all[rng.next_u64() as usize % all.len()];
                     let bonus = (rng.next_u64() % 4000) as i32 - 2000;
-                    heur.update_quiet(us, m, piece_to(&pos, m), &PreviousPairs::default(), bonus);
+                    heur.update_quiet(us, m, piece_to(&pos, m), &QuietContext::default(), bonus);
                 }
                 let tt_move = if rng.next_u64().is_multiple_of(2) {
                     with_tt += 1;
@@ -600,7 +600,7 @@ mod tests {
                 picker.set_bad_quiet_threshold((rng.next_u64() % 2) as i32);
                 picker.start(&pos, tt_move, refutations);
                 let mut seen = Vec::new();
-                while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {
+                while let Some(m) = picker.next(&pos, &heur, &QuietContext::default()) {
                     seen.push(m);
                 }
                 bad_quiets_set_aside += picker.bad_quiets.is_some() as usize;
@@ -634,7 +634,7 @@ mod tests {
         let mut picker = MovePicker::new();
         picker.start(&pos, Move::NONE, [mv("5i4h"), Move::NONE, Move::NONE]);
         let mut order = Vec::new();
-        while let Some(m) = picker.next(&pos, &heur, &PreviousPairs::default()) {
+        while let Some(m) = picker.next(&pos, &heur, &QuietContext::default()) {
             order.push(m);
         }
         let at = |s: &str| order.iter().position(|&m| m == mv(s)).unwrap();

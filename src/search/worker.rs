@@ -7,7 +7,8 @@ use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::limits::Limits;
 use super::mate::{self, MateLimits, MateResult};
 use super::ordering::{
-    pick_next, piece_to, stat_bonus, Heuristics, PreviousPairs, CONTINUATION_PLIES,
+    pawn_history_slot, pick_next, piece_to, stat_bonus, Heuristics, QuietContext,
+    CONTINUATION_PLIES,
 };
 use super::params::SearchParams;
 use super::picker::{promotion_skipped, MovePicker};
@@ -550,13 +551,18 @@ impl Worker {
 
     /// The pairs of the moves 1, 2 and 4 plies before the node at `ply` (inside this search).
     #[inline]
-    fn previous_pairs(&self, ply: usize) -> PreviousPairs {
+    fn quiet_context(&self, ply: usize) -> QuietContext {
         let mut pairs = CONTINUATION_PLIES
             .map(|back| ply.checked_sub(back).and_then(|p| self.frames[p].piece_to));
         if self.config.params.continuation_ply6() == 0 {
             pairs[3] = None;
         }
-        pairs
+        let pawn_weight = self.config.params.pawn_history();
+        QuietContext {
+            pairs,
+            pawn_slot: (pawn_weight > 0).then(|| pawn_history_slot(&self.pos)),
+            pawn_weight,
+        }
     }
 
     fn undo_move(&mut self) {
@@ -1260,7 +1266,7 @@ impl Worker {
         }
 
         // The moves, stage by stage (DESIGN.md §5.4).
-        let prevs = self.previous_pairs(ply);
+        let prevs = self.quiet_context(ply);
         let killers = self.heur.killers[ply];
         let refutations = [killers[0], killers[1], self.heur.counter_move(prevs[0])];
         // At the root the line's best move so far comes first, then the picker's order
@@ -1634,7 +1640,7 @@ impl Worker {
         depth: i32,
         m: Move,
         cur: usize,
-        prevs: &PreviousPairs,
+        prevs: &QuietContext,
         quiets: &[(Move, usize)],
         captures: &[(usize, usize)],
     ) {
@@ -2080,7 +2086,7 @@ impl Worker {
     /// Ordering scores for the moves of `ply`'s frame. With `see_in_scores`, the score
     /// slot of each capture holds its exchange value already.
     fn score_moves(&mut self, ply: usize, tt_move: Move, see_in_scores: bool) {
-        let prevs = self.previous_pairs(ply);
+        let prevs = self.quiet_context(ply);
         let (moves, scores) = self.frames[ply].picker.list_mut();
         for (i, &m) in moves.as_slice().iter().enumerate() {
             let known_see = see_in_scores.then_some(scores[i]);
