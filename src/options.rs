@@ -568,6 +568,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SKIP_UNPROMOTED),
     tune!(HAND_CYCLE_SCORE),
     tune!(PAWN_HISTORY),
+    tune!(PV_TT_MOVE_DEPTH),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

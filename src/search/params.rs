@@ -327,6 +327,10 @@ search_params! {
     /// off): where the pawns stand decides which files take a pawn drop and where pawns
     /// strike.
     pawn_history, PAWN_HISTORY, "Tune_PawnHistory", 0, 0, 4;
+    /// 1: at a PV node the table move whose entry is deeper than one ply (or a mate found
+    /// at depth 1 or more) is searched at least a ply deep, never in quiescence (0: off;
+    /// YaneuraOu's rule).
+    pv_tt_move_depth, PV_TT_MOVE_DEPTH, "Tune_PvTtMoveDepth", 0, 0, 1;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

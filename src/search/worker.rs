@@ -1402,7 +1402,16 @@ impl Worker {
             };
             // A quiet move that loses the moved piece by SEE (`Tune_LmrBadQuiet`).
             let bad_quiet = quiet && p.lmr_bad_quiet() > 0 && !self.pos.see_ge(m, 0);
-            let new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
+            let mut new_depth = depth - 1 + if m == tt_move { tt_move_extension } else { 0 };
+            // `Tune_PvTtMoveDepth` (off, to test): at a PV node the table move that was
+            // searched deeper before does not drop into quiescence (YaneuraOu's rule).
+            if pv_node && m == tt_move && p.pv_tt_move_depth() > 0 {
+                if let Some((tt_score, _, tt_depth)) = tt_hint {
+                    if tt_depth > 1 || (tt_depth > 0 && tt_score.abs() >= MATE_THRESHOLD) {
+                        new_depth = new_depth.max(1);
+                    }
+                }
+            }
             if root {
                 // Each root move's own selective depth.
                 self.seldepth = 1;
