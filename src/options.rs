@@ -569,6 +569,8 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(HAND_CYCLE_SCORE),
     tune!(PAWN_HISTORY),
     tune!(PV_TT_MOVE_DEPTH),
+    tune!(ASPIRATION_FAIL_HIGH_CUT),
+    tune!(LMR_NO_TT_MOVE),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
 ];

@@ -331,6 +331,13 @@ search_params! {
     /// at depth 1 or more) is searched at least a ply deep, never in quiescence (0: off;
     /// YaneuraOu's rule).
     pv_tt_move_depth, PV_TT_MOVE_DEPTH, "Tune_PvTtMoveDepth", 0, 0, 1;
+    /// Each fail high in a row at the root searches the widened window this many plies
+    /// shallower, at least one ply (0: off; Stockfish's: the move that failed high is
+    /// likely good, and a shallower search confirms it sooner).
+    aspiration_fail_high_cut, ASPIRATION_FAIL_HIGH_CUT, "Tune_AspirationFailHighCut", 0, 0, 2;
+    /// Late quiet moves of a node the table knows no move for are reduced this many plies
+    /// more (0: off; Stockfish's).
+    lmr_no_tt_move, LMR_NO_TT_MOVE, "Tune_LmrNoTtMove", 0, 0, 3;
     /// The quiet moves searched before a quiet cut move lose `max(bonus, this x depth)`,
     /// at most twice `Tune_BonusMax` (0: the cut move's bonus). 500 against 0: SPRT
     /// s-malus500, -16.9 Elo (-48.4..+14.4) at 494 games (DESIGN.md §6.6).

@@ -608,20 +608,27 @@ impl Worker {
                 } else {
                     (-INFINITE, INFINITE)
                 };
+                // `Tune_AspirationFailHighCut` (off, to test): each fail high in a row
+                // searches the window again this many plies shallower (Stockfish's).
+                let mut fail_highs = 0;
                 loop {
                     self.root_pv_idx = pv_idx;
-                    let score = self.search(alpha, beta, depth as i32, 0, true, false);
+                    let cut = fail_highs * self.config.params.aspiration_fail_high_cut();
+                    let search_depth = (depth as i32 - cut).max(1);
+                    let score = self.search(alpha, beta, search_depth, 0, true, false);
                     // Stable sort keeps the previous order among equal scores.
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped() {
                         break;
                     }
                     if score <= alpha {
+                        fail_highs = 0;
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITE);
                         self.root_moves[pv_idx].bound = ScoreBound::Upper;
                         self.report_bound(report, depth, pv_idx);
                     } else if score >= beta {
+                        fail_highs += 1;
                         beta = (score + delta).min(INFINITE);
                         self.root_moves[pv_idx].bound = ScoreBound::Lower;
                         self.report_bound(report, depth, pv_idx);
@@ -1458,6 +1465,9 @@ impl Worker {
                     }
                     if null_mate_threat {
                         extra -= p.null_mate_lmr();
+                    }
+                    if tt_move.is_none() {
+                        extra += p.lmr_no_tt_move();
                     }
                     let lmr_far_drop = p.lmr_far_drop();
                     if lmr_far_drop > 0 && m.is_drop() && self.far_from_both_kings(m.to()) {
