@@ -391,6 +391,11 @@ pub struct Worker {
     nodes: u64,
     seldepth: usize,
     root_moves: Vec<RootMove>,
+    /// The iteration's depth, which a root move searched in it records: the root itself
+    /// may be searched shallower (internal iterative reduction, `Tune_AspirationFailHighCut`),
+    /// and a move it searched must not count as unsearched when the iteration is
+    /// interrupted (`rank_after_interruption`).
+    root_depth: u32,
     /// The first root move of the MultiPV line being searched.
     root_pv_idx: usize,
     completed_depth: u32,
@@ -436,6 +441,7 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             root_moves: Vec::new(),
+            root_depth: 0,
             root_pv_idx: 0,
             completed_depth: 0,
             last_info_ms: None,
@@ -611,6 +617,7 @@ impl Worker {
                 // `Tune_AspirationFailHighCut` (off, to test): each fail high in a row
                 // searches the window again this many plies shallower (Stockfish's).
                 let mut fail_highs = 0;
+                self.root_depth = depth;
                 loop {
                     self.root_pv_idx = pv_idx;
                     let cut = fail_highs * self.config.params.aspiration_fail_high_cut();
@@ -992,7 +999,8 @@ impl Worker {
                 Repetition::Loss => return mated_in(ply),
             }
             let hand_cycle_score = self.config.params.hand_cycle_score();
-            if hand_cycle_score > 0 {
+            // Not in check: a side that escaped by drops the cycle took may now be mated.
+            if hand_cycle_score > 0 && !self.pos.in_check() {
                 match self.pos.hand_cycle(HAND_CYCLE_PLIES) {
                     HandCycle::None => {}
                     HandCycle::Superior => return hand_cycle_score,
@@ -1349,7 +1357,7 @@ impl Worker {
                         && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha);
                 if prune && !threat_asked {
                     threat_asked = true;
-                    null_mate_threat = self.opponent_mates_in_one();
+                    null_mate_threat = p.null_mate_no_prune() > 0 && self.opponent_mates_in_one();
                 }
                 if prune && !null_mate_threat {
                     continue;
@@ -1545,7 +1553,7 @@ impl Worker {
                 let rm = &mut self.root_moves[k];
                 if i == 0 || score > alpha {
                     rm.score = score;
-                    rm.depth = depth as u32;
+                    rm.depth = self.root_depth;
                     rm.seldepth = self.seldepth as u32;
                     rm.pv.clear();
                     rm.pv.push(m);
