@@ -316,8 +316,9 @@ search_params! {
     /// of them matter.
     lmr_far_drop, LMR_FAR_DROP, "Tune_LmrFarDrop", 0, 0, 3;
     /// 1: below the root the main search leaves out pawn, bishop and rook moves that could
-    /// promote and do not (0: off; quiescence always does; YaneuraOu's generator does).
-    skip_unpromoted, SKIP_UNPROMOTED, "Tune_SkipUnpromoted", 0, 0, 1;
+    /// promote and do not (0: off; quiescence always does; YaneuraOu's generator does); 2:
+    /// lance moves to their second rank that do not promote as well (YaneuraOu's too).
+    skip_unpromoted, SKIP_UNPROMOTED, "Tune_SkipUnpromoted", 0, 0, 2;
     /// Inside the search, a position whose board and side to move came back within 16
     /// plies with the side to move holding more in hand (and nothing less) scores this,
     /// one holding less minus this (0: off; YaneuraOu scores such cycles near a mate).

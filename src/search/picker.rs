@@ -73,9 +73,10 @@ pub struct MovePicker {
     bad_quiet_threshold: i32,
     /// Where the bad quiet moves start in `moves` (`None`: none were set aside).
     bad_quiets: Option<usize>,
-    /// Pawn, bishop and rook moves that could promote and do not are left out
-    /// (`Tune_SkipUnpromoted`; the quiescence search always leaves them out).
-    skip_unpromoted: bool,
+    /// 1: pawn, bishop and rook moves that could promote and do not are left out
+    /// (`Tune_SkipUnpromoted`; the quiescence search always leaves them out); 2: lance
+    /// moves to their second rank that do not promote as well; 0: none.
+    skip_unpromoted: i32,
 }
 
 impl Default for MovePicker {
@@ -101,7 +102,7 @@ impl MovePicker {
             low_ply_weight: 0,
             bad_quiet_threshold: 0,
             bad_quiets: None,
-            skip_unpromoted: false,
+            skip_unpromoted: 0,
         }
     }
 
@@ -128,10 +129,9 @@ impl MovePicker {
         self.bad_quiet_threshold = threshold;
     }
 
-    /// Whether the following visits leave out the pawn, bishop and rook moves that could
-    /// promote and do not.
-    pub fn set_skip_unpromoted(&mut self, skip: bool) {
-        self.skip_unpromoted = skip;
+    /// Which non-promotions the following visits leave out (see `skip_unpromoted`).
+    pub fn set_skip_unpromoted(&mut self, level: i32) {
+        self.skip_unpromoted = level;
     }
 
     /// Start on a node of `pos`. `tt_move` must be legal here or `NONE`; the refutations
@@ -173,9 +173,9 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     generate_legal(pos, GenType::CapturesPromotions, &mut self.moves);
-                    if self.skip_unpromoted {
-                        self.moves
-                            .retain(|m| m.is_promotion() || !promotion_skipped(pos, m));
+                    if self.skip_unpromoted > 0 {
+                        let level = self.skip_unpromoted;
+                        self.moves.retain(|m| !skipped(level, pos, m));
                     }
                     for i in 0..self.moves.len() {
                         let m = self.moves.as_slice()[i];
@@ -210,7 +210,7 @@ impl MovePicker {
                             && !m.is_promotion()
                             && pos.is_legal(m)
                             && !pos.is_capture(m)
-                            && !(self.skip_unpromoted && !m.is_drop() && promotion_skipped(pos, m))
+                            && !skipped(self.skip_unpromoted, pos, m)
                         {
                             return Some(m);
                         }
@@ -222,9 +222,9 @@ impl MovePicker {
                     // are spent), so the bad captures stay where they are.
                     let start = self.moves.len();
                     generate_legal(pos, GenType::Quiets, &mut self.moves);
-                    if self.skip_unpromoted {
-                        self.moves
-                            .retain_from(start, |m| m.is_drop() || !promotion_skipped(pos, m));
+                    if self.skip_unpromoted > 0 {
+                        let level = self.skip_unpromoted;
+                        self.moves.retain_from(start, |m| !skipped(level, pos, m));
                     }
                     let us = pos.side_to_move();
                     for i in start..self.moves.len() {
@@ -283,10 +283,9 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     generate_legal(pos, GenType::Evasions, &mut self.moves);
-                    if self.skip_unpromoted {
-                        self.moves.retain(|m| {
-                            m.is_drop() || m.is_promotion() || !promotion_skipped(pos, m)
-                        });
+                    if self.skip_unpromoted > 0 {
+                        let level = self.skip_unpromoted;
+                        self.moves.retain(|m| !skipped(level, pos, m));
                     }
                     let us = pos.side_to_move();
                     for i in 0..self.moves.len() {
@@ -460,6 +459,23 @@ fn capture_score(pos: &Position, heur: &Heuristics, m: Move) -> i32 {
         score += PROMOTION_BONUS;
     }
     score
+}
+
+/// Whether the picker at `level` (see `MovePicker::skip_unpromoted`) leaves `m` out.
+#[inline]
+fn skipped(level: i32, pos: &Position, m: Move) -> bool {
+    level > 0
+        && !m.is_drop()
+        && !m.is_promotion()
+        && (promotion_skipped(pos, m) || (level > 1 && lance_to_second_rank(pos, m)))
+}
+
+/// True for a board move of a lance to its second rank that does not promote (the
+/// caller knows `m` is a board move and not a promotion): a lance there reaches only the
+/// last rank, where it must promote, and a gold covers that square and more.
+fn lance_to_second_rank(pos: &Position, m: Move) -> bool {
+    pos.piece_on(m.from()).piece_type() == PieceType::Lance
+        && m.to().relative_rank(pos.side_to_move()) == 1
 }
 
 /// True for a board move of a pawn, bishop or rook that could promote and does not (the

@@ -1297,7 +1297,11 @@ impl Worker {
         picker.set_threat_escape_bonus(self.config.params.threat_escape_bonus());
         picker.set_low_ply(ply, self.config.params.low_ply_history());
         picker.set_bad_quiet_threshold(self.config.params.bad_quiet_threshold());
-        picker.set_skip_unpromoted(!root && self.config.params.skip_unpromoted() > 0);
+        picker.set_skip_unpromoted(if root {
+            0
+        } else {
+            self.config.params.skip_unpromoted()
+        });
         picker.start(&self.pos, first, refutations);
 
         let us = self.pos.side_to_move();
