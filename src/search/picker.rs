@@ -571,6 +571,8 @@ mod tests {
         let mut previous_moves: Vec<Move> = Vec::new();
         let (mut positions, mut in_check, mut with_tt) = (0, 0, 0);
         let mut bad_quiets_set_aside = 0;
+        let mut left_out = [0; 3];
+        let mut lances_left_out = 0;
         for _game in 0..120 {
             let mut pos = Position::startpos();
             for _ply in 0..160 {
@@ -614,6 +616,8 @@ mod tests {
                 picker.set_low_ply((rng.next_u64() % 6) as usize, 2);
                 // The threat term scores some quiet moves below zero: below 1, they wait.
                 picker.set_bad_quiet_threshold((rng.next_u64() % 2) as i32);
+                let skip_level = (rng.next_u64() % 3) as i32;
+                picker.set_skip_unpromoted(skip_level);
                 picker.start(&pos, tt_move, refutations);
                 let mut seen = Vec::new();
                 while let Some(m) = picker.next(&pos, &heur, &QuietContext::default()) {
@@ -623,7 +627,25 @@ mod tests {
                 if tt_move.is_some() {
                     assert_eq!(seen[0], tt_move, "{pos}");
                 }
-                let mut want = all.clone();
+                // Every legal move but the non-promotions the level leaves out (the table
+                // move comes first whatever it is).
+                let mut want: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|&m| m == tt_move || !skipped(skip_level, &pos, m))
+                    .collect();
+                left_out[skip_level as usize] += all.len() - want.len();
+                if skip_level == 2 {
+                    lances_left_out += all
+                        .iter()
+                        .filter(|&&m| {
+                            m != tt_move
+                                && !m.is_drop()
+                                && !m.is_promotion()
+                                && lance_to_second_rank(&pos, m)
+                        })
+                        .count();
+                }
                 want.sort_by_key(|m| m.raw());
                 seen.sort_by_key(|m| m.raw());
                 assert_eq!(seen, want, "{pos}");
@@ -635,6 +657,11 @@ mod tests {
         }
         assert!(positions > 10_000 && in_check > 200 && with_tt > 5_000);
         assert!(bad_quiets_set_aside > 1_000, "{bad_quiets_set_aside}");
+        // Level 0 leaves out nothing; levels 1 and 2 leave out pawn, bishop and rook
+        // non-promotions, level 2 lance ones as well.
+        assert_eq!(left_out[0], 0);
+        assert!(left_out[1] > 1_000 && left_out[2] > 1_000, "{left_out:?}");
+        assert!(lances_left_out > 0);
     }
 
     /// Good captures come before the refutations, the quiet moves after them and the
