@@ -562,7 +562,6 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(ROOT_MATE_THREAT_DEPTH),
     tune!(NULL_MATE_NO_PRUNE),
     tune!(NULL_MATE_SEE_KEEP),
-    tune!(NULL_MATE_LMR),
     tune!(MATE1_THREAT_KEEP),
     tune!(LMR_FAR_DROP),
     tune!(SKIP_UNPROMOTED),

@@ -100,7 +100,8 @@ search_params! {
     lmr_divisor, LMR_DIVISOR, "Tune_LmrDivisor", 200, 100, 400;
     /// Quiet statistics per ply of less (or more) reduction (DESIGN.md §5.3).
     history_lmr_divisor, HISTORY_LMR_DIVISOR, "Tune_HistoryLmrDivisor", 8192, 1024, 65536;
-    /// At most this many plies of reduction added or taken away by the statistics.
+    /// At most this many plies of reduction added or taken away by the statistics. 3
+    /// against 2: s-hlmrlim3, +5.2 Elo (-3.0..+13.3) at 1,606 games (DESIGN.md §6.6).
     history_lmr_limit, HISTORY_LMR_LIMIT, "Tune_HistoryLmrLimit", 2, 0, 4;
     /// History bonus: the quadratic part per ply².
     bonus_quadratic, BONUS_QUADRATIC, "Tune_BonusQuadratic", 16, 0, 64;
@@ -304,8 +305,6 @@ search_params! {
     /// (0: off): the interposing drop that holds a mate off often stands where it can be
     /// taken.
     null_mate_see_keep, NULL_MATE_SEE_KEEP, "Tune_NullMateSeeKeep", 0, 0, 1;
-    /// Late quiet moves at such a node are reduced this many plies less (0: off).
-    null_mate_lmr, NULL_MATE_LMR, "Tune_NullMateLmr", 0, 0, 3;
     /// 1: a node where no null move was searched asks, the first time late-move or
     /// futility pruning would skip a quiet move, whether the opponent would mate in one
     /// were it to move; if so the node counts as under a mate threat (see
@@ -317,11 +316,15 @@ search_params! {
     lmr_far_drop, LMR_FAR_DROP, "Tune_LmrFarDrop", 0, 0, 3;
     /// 1: below the root the main search leaves out pawn, bishop and rook moves that could
     /// promote and do not (0: off; quiescence always does; YaneuraOu's generator does); 2:
-    /// lance moves to their second rank that do not promote as well (YaneuraOu's too).
+    /// lance moves to their second rank that do not promote as well (YaneuraOu's too). 1
+    /// against 0: s-skipunp1, +7.0 Elo (-9.7..+23.8) at 1,530 games, undecided (DESIGN.md
+    /// §6.6).
     skip_unpromoted, SKIP_UNPROMOTED, "Tune_SkipUnpromoted", 0, 0, 2;
     /// Inside the search, a position whose board and side to move came back within 16
     /// plies with the side to move holding more in hand (and nothing less) scores this,
     /// one holding less minus this (0: off; YaneuraOu scores such cycles near a mate).
+    /// 10,000 against 0: s-handcyc10k, -25.5 Elo (-57.7..+6.2) at 436 games (DESIGN.md
+    /// §6.6).
     hand_cycle_score, HAND_CYCLE_SCORE, "Tune_HandCycleScore", 0, 0, 20000;
     /// A pawn history (the quiet statistics of each (piece, destination) by a hash of the
     /// board's pawns, Stockfish's) counts this many times in a quiet move's statistics (0:

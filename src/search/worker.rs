@@ -1475,9 +1475,6 @@ impl Worker {
                     if bad_quiet {
                         extra += p.lmr_bad_quiet();
                     }
-                    if null_mate_threat {
-                        extra -= p.null_mate_lmr();
-                    }
                     if tt_move.is_none() {
                         extra += p.lmr_no_tt_move();
                     }
