@@ -2083,14 +2083,9 @@ impl Worker {
 
     /// Whether `sq` is at least three squares (king distance) from both kings.
     fn far_from_both_kings(&self, sq: Square) -> bool {
-        [Color::Black, Color::White].into_iter().all(|c| {
-            self.pos.king_square(c).is_none_or(|k| {
-                k.file()
-                    .abs_diff(sq.file())
-                    .max(k.rank().abs_diff(sq.rank()))
-                    >= 3
-            })
-        })
+        Color::ALL
+            .into_iter()
+            .all(|c| self.pos.king_square(c).is_none_or(|k| k.distance(sq) >= 3))
     }
 
     /// Whether the opponent, were it to move now, would have a mate in one (the side to

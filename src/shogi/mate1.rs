@@ -391,12 +391,8 @@ impl Position {
             generate_legal(self, GenType::Checks, &mut list);
         }
         // Contact checks first.
-        list.as_mut_slice().sort_unstable_by_key(|m| {
-            let to = m.to();
-            to.file()
-                .abs_diff(ksq.file())
-                .max(to.rank().abs_diff(ksq.rank()))
-        });
+        list.as_mut_slice()
+            .sort_unstable_by_key(|m| m.to().distance(ksq));
         if list.is_empty() {
             return None;
         }

@@ -330,6 +330,19 @@ impl Square {
         self.0 % 9
     }
 
+    /// King distance (the larger of the file and rank differences): how many king steps
+    /// lead from one square to the other.
+    #[inline(always)]
+    pub const fn distance(self, other: Square) -> u8 {
+        let files = self.file().abs_diff(other.file());
+        let ranks = self.rank().abs_diff(other.rank());
+        if files > ranks {
+            files
+        } else {
+            ranks
+        }
+    }
+
     /// Rank as seen by `c`: 0 is the far rank (where `c`'s pawns promote last).
     #[inline(always)]
     pub const fn relative_rank(self, c: Color) -> u8 {
