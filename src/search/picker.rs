@@ -461,9 +461,10 @@ fn capture_score(pos: &Position, heur: &Heuristics, m: Move) -> i32 {
     score
 }
 
-/// Whether the picker at `level` (see `MovePicker::skip_unpromoted`) leaves `m` out.
+/// Whether the picker at `level` (see `MovePicker::skip_unpromoted`) leaves `m` out;
+/// quiescence asks it at level 1 for its captures and checks.
 #[inline]
-fn skipped(level: i32, pos: &Position, m: Move) -> bool {
+pub(crate) fn skipped(level: i32, pos: &Position, m: Move) -> bool {
     level > 0
         && !m.is_drop()
         && !m.is_promotion()
@@ -483,7 +484,7 @@ fn lance_to_second_rank(pos: &Position, m: Move) -> bool {
 /// everywhere the unpromoted one does and more, so the move is never better (the
 /// exceptions, pawn-drop-mate subtleties, belong to composed problems, which the mate
 /// solver searches in full).
-pub(crate) fn promotion_skipped(pos: &Position, m: Move) -> bool {
+fn promotion_skipped(pos: &Position, m: Move) -> bool {
     let pt = pos.piece_on(m.from()).piece_type();
     if !matches!(pt, PieceType::Pawn | PieceType::Bishop | PieceType::Rook) {
         return false;

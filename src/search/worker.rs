@@ -11,7 +11,7 @@ use super::ordering::{
     CONTINUATION_PLIES,
 };
 use super::params::SearchParams;
-use super::picker::{promotion_skipped, MovePicker};
+use super::picker::{skipped, MovePicker};
 use super::skill::Skill;
 use super::threads::RootSplit;
 use super::time::TimeManager;
@@ -1899,7 +1899,7 @@ impl Worker {
                     }
                 }
                 // A capture that could promote but does not is never better.
-                if !m.is_promotion() && !m.is_drop() && promotion_skipped(pos, m) {
+                if skipped(1, pos, m) {
                     return false;
                 }
                 // DESIGN.md §4.9: skip captures that lose material by SEE.
@@ -1922,7 +1922,7 @@ impl Worker {
                 list.retain_from(start, |m| {
                     !pos.is_capture(m)
                         && !m.is_promotion()
-                        && (m.is_drop() || !promotion_skipped(pos, m))
+                        && !skipped(1, pos, m)
                         && pos.see_ge(m, 0)
                 });
             }
