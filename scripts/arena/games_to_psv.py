@@ -35,28 +35,14 @@ RESULTS = {
     "DRAW_BY_REPETITION": 0,
     "DRAW_BY_MAX_PLIES": 0,
 }
-# YaneuraOu's 16-bit move: destination in bits 0-6, origin (or the dropped kind, pawn 1 to
-# gold 7) in bits 7-13, drop flag 14, promotion flag 15; squares are file * 9 + rank.
-DROP_LETTERS = " PLNSBRG"
-
-
-def square_usi(sq):
-    return f"{sq // 9 + 1}{chr(ord('a') + sq % 9)}"
-
-
-def move16_usi(m):
-    to, frm = m & 0x7F, (m >> 7) & 0x7F
-    if m & (1 << 14):
-        return f"{DROP_LETTERS[frm]}*{square_usi(to)}"
-    return square_usi(frm) + square_usi(to) + ("+" if m & (1 << 15) else "")
 
 
 def databases(paths):
+    """Each path's database: a run folder's run/game.db, a folder's game.db, or the file."""
     for p in paths:
-        db = os.path.join(p, "run", "game.db") if os.path.isdir(p) else p
-        if not os.path.exists(db):
-            db = os.path.join(p, "game.db")
-        if not os.path.exists(db):
+        candidates = [os.path.join(p, "run", "game.db"), os.path.join(p, "game.db")] if os.path.isdir(p) else [p]
+        db = next((c for c in candidates if os.path.exists(c)), None)
+        if db is None:
             sys.exit(f"no game.db under {p}")
         yield db
 
@@ -92,9 +78,10 @@ def main():
                     # The last row of a game holds its ending (a resignation, no move).
                     if m is None or src is None:
                         break
-                    move = board.move_from_usi(move16_usi(m))
+                    # The database keeps YaneuraOu's 16-bit move, the record's own format.
+                    move = board.move_from_move16(cshogi.move16_from_psv(m))
                     if not board.is_legal(move):
-                        sys.exit(f"{db}: game {gid} ply {ply}: illegal move {move16_usi(m)}")
+                        sys.exit(f"{db}: game {gid} ply {ply}: illegal move {m:#06x}")
                     if src == "search" and ev is not None and abs(ev) < a.eval_limit and not board.is_check():
                         board.to_psfen(record["sfen"])
                         key = record["sfen"].tobytes()
