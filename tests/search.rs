@@ -23,6 +23,28 @@ fn best_move(b: &BestMove) -> Move {
     }
 }
 
+/// The solver's verdict (first proof, `nodes` at most) for the side to move after `first`
+/// is played in `position`.
+fn solve_mate_after(
+    position: &str,
+    first: &str,
+    nodes: u64,
+    table_mib: usize,
+) -> hayanagi::MateResult {
+    let mut pos = Position::from_usi_position_with(position, Validation::Composed).unwrap();
+    pos.do_move(pos.parse_usi_move(first).unwrap());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let limits = hayanagi::MateLimits {
+        deadline: None,
+        max_nodes: Some(nodes),
+        stop: &stop,
+        table_mib,
+        shortest: false,
+        max_len: None,
+    };
+    hayanagi::solve_mate(&pos, limits).result
+}
+
 fn assert_legal(sfen: &str, m: Move) {
     let pos = Position::from_usi_position_with(sfen, Validation::Composed).unwrap();
     assert!(legal(&pos).contains(m), "{m} is not legal in {sfen}");
@@ -131,19 +153,8 @@ fn the_quiescence_mate_in_one_test_finds_a_quiet_drop_mate_at_a_leaf() {
 fn the_root_mate_threat_check_avoids_a_move_that_allows_mate() {
     let position = "sfen lr3k1nl/4gbg2/p1ns1s1pp/2ppppp2/1p5P1/P1PPP1P2/1PSG1PS1P/2GB3R1/LNK4NL b - 37 moves 7i8h 6d6e 6f6e 7c6e 7g6f 6c6d 3f3e 3d3e 3g2f 7d7e 7f7e 4a3a 2e2d 2c2d 2f3e 6d7e 6f6e P*6f 6g7g P*7f 7g7f 7e7f 6e7f P*7e P*3c 2a3c N*2c 3b2c 3e2d 2c2d 2h2d 7e7f P*3b 3a3b P*3d P*2c 2d2c+ 3b2c S*2d 2c3b 3d3c+ 4b3c 2d3c+ 3b3c P*3d 3c3d 2i3g P*2c N*2f 3d3c P*3d 3c3b G*3c 3b2a P*2b 2a3a B*7e 3a4a 2b2a+ 4a5a 3c4c 5b4c 3d3c+ 4c3c 6h9e";
     let opponent_mates = |first: Move| {
-        let mut pos = Position::from_usi_position_with(position, Validation::Composed).unwrap();
-        pos.do_move(first);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let limits = hayanagi::MateLimits {
-            deadline: None,
-            max_nodes: Some(1_000),
-            stop: &stop,
-            table_mib: 1,
-            shortest: false,
-            max_len: None,
-        };
         matches!(
-            hayanagi::solve_mate(&pos, limits).result,
+            solve_mate_after(position, &first.usi(), 1_000, 1),
             hayanagi::MateResult::Mate(_)
         )
     };
@@ -167,20 +178,7 @@ fn the_root_mate_threat_check_avoids_a_move_that_allows_mate() {
 fn gauntlet_g_c78_game_15_g6i_allows_mate_and_b6b_holds() {
     let position =
         "sfen l1k5l/1r4g2/p1nsS2+Pp/2p2pP2/3P5/PPP4S1/1g1+p1P2P/1BN1P4/LNK4RL b BGN2Pgs2p 95";
-    let opponent_mates = |first: &str, nodes: u64| {
-        let mut pos = Position::from_usi_position_with(position, Validation::Composed).unwrap();
-        pos.do_move(pos.parse_usi_move(first).unwrap());
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let limits = hayanagi::MateLimits {
-            deadline: None,
-            max_nodes: Some(nodes),
-            stop: &stop,
-            table_mib: 64,
-            shortest: false,
-            max_len: None,
-        };
-        hayanagi::solve_mate(&pos, limits).result
-    };
+    let opponent_mates = |first: &str, nodes: u64| solve_mate_after(position, first, nodes, 64);
     assert!(matches!(
         opponent_mates("G*6i", 3_000_000),
         hayanagi::MateResult::Mate(_)
