@@ -572,6 +572,14 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(LMR_NO_TT_MOVE),
     tune!(QUIET_MALUS_LINEAR),
     tune!(NMP_MIN_DEPTH),
+    tune!(NULL_CHILD_ALL_NODE),
+    tune!(QS_SEE_FUTILITY),
+    tune!(FUTILITY_RAISES_BEST),
+    tune!(RFP_GUARD),
+    tune!(IMPROVING_AFTER_NULL),
+    tune!(SINGULAR_NO_IIR),
+    tune!(LMR_NO_FLOOR),
+    tune!(LMP_COUNT_ALL),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -357,6 +357,36 @@ search_params! {
     /// The weight of the entry of the last move (its piece and destination). 128 against
     /// 0: SPRT s-corr2-lastmove, H1, 1,611 games, +27.5 Elo (+10.3..+44.7).
     corr_last_move_weight, CORR_LAST_MOVE_WEIGHT, "Tune_CorrLastMoveWeight", 128, 0, 1024;
+    /// 1: the null move's reply is searched as a node expected to fail low, whatever this
+    /// node is (0: the opposite of this node's expectation; Stockfish and YaneuraOu pass
+    /// "not a cut node" to the null move's search).
+    null_child_all_node, NULL_CHILD_ALL_NODE, "Tune_NullChildAllNode", 0, 0, 1;
+    /// 1: quiescence also skips a capture whose static exchange cannot lift stand pat plus
+    /// `Tune_QsFutilityMargin` to alpha, its score taken as at most alpha (0: off;
+    /// Stockfish's and YaneuraOu's second futility test in quiescence).
+    qs_see_futility, QS_SEE_FUTILITY, "Tune_QsSeeFutility", 0, 0, 1;
+    /// 1: a quiet move skipped by futility pruning raises the node's best score to the
+    /// futility bound (static eval plus margin), so a node that fails low stores that bound
+    /// rather than a lower one (0: off; Stockfish's).
+    futility_raises_best, FUTILITY_RAISES_BEST, "Tune_FutilityRaisesBest", 0, 0, 1;
+    /// Reverse futility only at nodes that were never on a PV (1), and also only where the
+    /// table move is not quiet (2) (0: off; Stockfish's guards).
+    rfp_guard, RFP_GUARD, "Tune_RfpGuard", 0, 0, 2;
+    /// 1: a node whose static evaluation reaches beta counts as improving once the null
+    /// move has failed to cut it (0: off; Stockfish's).
+    improving_after_null, IMPROVING_AFTER_NULL, "Tune_ImprovingAfterNull", 0, 0, 1;
+    /// 1: internal iterative reduction leaves the singular search's nodes alone (their
+    /// table move is the excluded one, not an unknown one) (0: off; the peers' searches
+    /// keep the excluded move as the table move).
+    singular_no_iir, SINGULAR_NO_IIR, "Tune_SingularNoIir", 0, 0, 1;
+    /// 1: a late quiet move's reduction is the log formula's alone (0: never less than the
+    /// base design's 1-2 plies, §4.8, so good statistics and the PV cannot lower it below
+    /// them; Stockfish has no such floor).
+    lmr_no_floor, LMR_NO_FLOOR, "Tune_LmrNoFloor", 0, 0, 1;
+    /// 1: late-move pruning counts every move of the node so far, captures, checks and
+    /// pruned moves included (0: the quiet moves searched; Stockfish and YaneuraOu count
+    /// every move).
+    lmp_count_all, LMP_COUNT_ALL, "Tune_LmpCountAll", 0, 0, 1;
 }
 
 impl SearchParams {

@@ -1094,7 +1094,7 @@ impl Worker {
         self.frames[ply].static_eval = static_eval;
         // DESIGN.md §4.5: improving when the static eval beats the one two plies back (four
         // when that node was in check; true when neither was evaluated).
-        let improving = !in_check && {
+        let mut improving = !in_check && {
             let back = |k: usize| ply.checked_sub(k).map(|p| self.frames[p].static_eval);
             match (back(2), back(4)) {
                 (Some(e2), _) if e2 != -INFINITE => static_eval > e2,
@@ -1160,7 +1160,13 @@ impl Worker {
         }
         if !pv_node && !in_check && eval.abs() < MATE_THRESHOLD {
             // Beyond the base design (DESIGN.md §6.2): reverse futility.
+            // `Tune_RfpGuard` (off, to test): not at a node once on a PV (1), nor where
+            // the table move is quiet (2).
+            let rfp_guard = p.rfp_guard();
+            let rfp_allowed = rfp_guard == 0
+                || (!tt_pv && (rfp_guard < 2 || tt_move.is_none() || self.pos.is_capture(tt_move)));
             if features.reverse_futility
+                && rfp_allowed
                 && depth <= p.rfp_depth()
                 && eval - p.rfp_margin() * (depth - improving as i32) >= beta
             {
@@ -1213,7 +1219,9 @@ impl Worker {
             self.frames[ply].piece_to = None;
             self.pos.do_null_move();
             self.eval.do_null_move();
-            let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
+            // `Tune_NullChildAllNode` (off, to test): the reply is expected to fail low.
+            let child_cut = !cut_node && p.null_child_all_node() == 0;
+            let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, child_cut);
             self.eval.undo_move();
             self.pos.undo_null_move();
             if self.stopped() {
@@ -1223,12 +1231,23 @@ impl Worker {
                 return if score >= MATE_THRESHOLD { beta } else { score };
             }
             null_mate_threat = score <= -MATE_THRESHOLD && p.null_mate_no_prune() > 0;
+            // `Tune_ImprovingAfterNull` (off, to test).
+            if p.improving_after_null() > 0 && static_eval >= beta {
+                improving = true;
+            }
         }
 
         // Internal iterative reduction (DESIGN.md §4.12): a PV or cut node the table knows
         // no move for is searched a ply shallower; its next visit has the move.
         let iir_depth = p.iir_depth();
-        if iir_depth > 0 && depth >= iir_depth && tt_move.is_none() && (pv_node || cut_node) {
+        // `Tune_SingularNoIir` (off, to test): not in the singular search.
+        let iir_skip = exclusion && p.singular_no_iir() > 0;
+        if iir_depth > 0
+            && depth >= iir_depth
+            && tt_move.is_none()
+            && (pv_node || cut_node)
+            && !iir_skip
+        {
             depth -= 1;
         }
 
@@ -1352,18 +1371,33 @@ impl Worker {
                 && !null_mate_threat
             {
                 // Beyond the base design (DESIGN.md §6.2): late-move pruning and futility pruning.
-                let prune = (features.late_move_pruning
+                // `Tune_LmpCountAll` (off, to test): every move so far counts.
+                let tried = if p.lmp_count_all() > 0 {
+                    i + 1
+                } else {
+                    quiets_tried
+                };
+                let late = features.late_move_pruning
                     && depth <= p.lmp_depth()
-                    && quiets_tried
-                        >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize))
-                    || (features.futility
-                        && depth <= p.futility_depth()
-                        && static_eval + p.futility_base() + p.futility_margin() * depth <= alpha);
+                    && tried >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize);
+                let futility_value = static_eval + p.futility_base() + p.futility_margin() * depth;
+                let futile =
+                    features.futility && depth <= p.futility_depth() && futility_value <= alpha;
+                let prune = late || futile;
                 if prune && !threat_asked {
                     threat_asked = true;
                     null_mate_threat = p.null_mate_no_prune() > 0 && self.opponent_mates_in_one();
                 }
                 if prune && !null_mate_threat {
+                    // `Tune_FutilityRaisesBest` (off, to test): the skipped move was worth
+                    // at most the futility bound, so the node's bound need not go lower.
+                    if futile
+                        && p.futility_raises_best() > 0
+                        && best < futility_value
+                        && futility_value.abs() < MATE_THRESHOLD
+                    {
+                        best = futility_value;
+                    }
                     continue;
                 }
             }
@@ -1499,7 +1533,13 @@ impl Worker {
                     // ones more.
                     let limit = p.history_lmr_limit();
                     extra -= (quiet_stat / p.history_lmr_divisor()).clamp(-limit, limit);
-                    r = r.max(extra).min(new_depth - 1).max(0);
+                    // `Tune_LmrNoFloor` (off, to test): no floor at the base design's reduction.
+                    if p.lmr_no_floor() > 0 {
+                        r = extra;
+                    } else {
+                        r = r.max(extra);
+                    }
+                    r = r.min(new_depth - 1).max(0);
                 } else if features.log_lmr
                     && !quiet
                     && !in_check
@@ -1956,6 +1996,13 @@ impl Worker {
                     let bound = base + capture_gain(&self.pos, m);
                     if bound <= alpha {
                         best = best.max(bound);
+                        continue;
+                    }
+                    // `Tune_QsSeeFutility` (off, to test): nor can its exchange.
+                    if self.config.params.qs_see_futility() > 0
+                        && !self.pos.see_ge(m, alpha - base + 1)
+                    {
+                        best = best.max(alpha.min(base));
                         continue;
                     }
                 }
