@@ -580,6 +580,9 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(SINGULAR_NO_IIR),
     tune!(LMR_NO_FLOOR),
     tune!(LMP_COUNT_ALL),
+    tune!(TT_CUT_STRICT),
+    tune!(PV_PRUNE),
+    tune!(TT_PV_FAIL_LOW),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -387,6 +387,17 @@ search_params! {
     /// pruned moves included (0: the quiet moves searched; Stockfish and YaneuraOu count
     /// every move).
     lmp_count_all, LMP_COUNT_ALL, "Tune_LmpCountAll", 0, 0, 1;
+    /// A table entry cuts a node only when it is deeper than the node where it says the
+    /// node fails high (1), and also, below depth 6, only where the node is expected to
+    /// fail the way the entry says (2) (0: any entry as deep as the node; Stockfish's
+    /// conditions).
+    tt_cut_strict, TT_CUT_STRICT, "Tune_TtCutStrict", 0, 0, 2;
+    /// 1: late-move pruning of quiet moves and SEE pruning of captures at PV nodes other
+    /// than the root too (0: off the PV only; Stockfish prunes so at PV nodes).
+    pv_prune, PV_PRUNE, "Tune_PvPrune", 0, 0, 1;
+    /// 1: a node that fails low stores itself as once on a PV when its parent was (0:
+    /// off; Stockfish's), which `Tune_LmrTtPv` then reads.
+    tt_pv_fail_low, TT_PV_FAIL_LOW, "Tune_TtPvFailLow", 0, 0, 1;
 }
 
 impl SearchParams {

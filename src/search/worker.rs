@@ -167,6 +167,8 @@ struct Frame {
     /// The plies by which the move being searched from this ply is reduced (0 outside a
     /// reduced search): the child's depth in hindsight (`Tune_HindsightMargin`).
     reduction: i32,
+    /// Whether this ply's node is or was once on a PV (`Tune_TtPvFailLow`).
+    tt_pv: bool,
 }
 
 /// Settings that do not change during a search.
@@ -423,6 +425,7 @@ impl Worker {
                 excluded: Move::NONE,
                 cutoff_count: 0,
                 reduction: 0,
+                tt_pv: false,
             })
             .collect();
         Worker {
@@ -1049,8 +1052,13 @@ impl Worker {
             tt_eval = e.eval;
             tt_pv |= e.pv;
             tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
-            if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
+            let s = score_from_tt(e.score, ply);
+            // `Tune_TtCutStrict` (off, to test).
+            let strict = self.config.params.tt_cut_strict();
+            let trusted = strict == 0
+                || ((s <= beta || e.depth > depth)
+                    && (strict < 2 || depth > 5 || cut_node == (s >= beta)));
+            if !pv_node && e.depth >= depth && trusted {
                 match e.bound {
                     Bound::Exact => return s,
                     Bound::Lower => alpha = alpha.max(s),
@@ -1121,6 +1129,7 @@ impl Worker {
 
         let features = self.config.features;
         let p = self.config.params;
+        self.frames[ply].tt_pv = tt_pv;
         // Eval-difference history (`Tune_EvalDiffHistory`, off, rejected: DESIGN.md §6.6): the
         // opponent's last quiet move is judged by how the static evaluation moved across it.
         let eval_diff_history = p.eval_diff_history();
@@ -1363,9 +1372,11 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
+            // `Tune_PvPrune` (off, to test): late-move and capture SEE pruning at PV nodes.
+            let pv_prune = pv_node && !root && p.pv_prune() > 0;
             if quiet
                 && i > 0
-                && !pv_node
+                && (!pv_node || pv_prune)
                 && !in_check
                 && best > -MATE_THRESHOLD
                 && !null_mate_threat
@@ -1381,8 +1392,10 @@ impl Worker {
                     && depth <= p.lmp_depth()
                     && tried >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize);
                 let futility_value = static_eval + p.futility_base() + p.futility_margin() * depth;
-                let futile =
-                    features.futility && depth <= p.futility_depth() && futility_value <= alpha;
+                let futile = !pv_node
+                    && features.futility
+                    && depth <= p.futility_depth()
+                    && futility_value <= alpha;
                 let prune = late || futile;
                 if prune && !threat_asked {
                     threat_asked = true;
@@ -1421,7 +1434,7 @@ impl Worker {
             }
             if features.see_pruning
                 && i > 0
-                && !pv_node
+                && (!pv_node || (pv_prune && capture))
                 && !in_check
                 && !gives_check
                 && depth <= 6
@@ -1663,6 +1676,12 @@ impl Worker {
             }
         }
         let eval = (!in_check).then_some(raw_eval);
+        // `Tune_TtPvFailLow` (off, to test).
+        let tt_pv = tt_pv
+            || (p.tt_pv_fail_low() > 0
+                && !root
+                && best <= alpha_original
+                && self.frames[ply - 1].tt_pv);
         self.store_tt(
             key,
             depth,
