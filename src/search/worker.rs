@@ -1332,6 +1332,8 @@ impl Worker {
         });
         picker.start(&self.pos, first, refutations);
 
+        // Again: a singular search of this node, at this ply, wrote its own.
+        self.frames[ply].tt_pv = tt_pv;
         let us = self.pos.side_to_move();
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
