@@ -1051,14 +1051,12 @@ impl Worker {
             }
             tt_eval = e.eval;
             tt_pv |= e.pv;
-            tt_hint = Some((score_from_tt(e.score, ply), e.bound, e.depth));
             let s = score_from_tt(e.score, ply);
-            // `Tune_TtCutStrict` (off, to test).
-            let strict = self.config.params.tt_cut_strict();
-            let trusted = strict == 0
-                || ((s <= beta || e.depth > depth)
-                    && (strict < 2 || depth > 5 || cut_node == (s >= beta)));
-            if !pv_node && e.depth >= depth && trusted {
+            tt_hint = Some((s, e.bound, e.depth));
+            if !pv_node
+                && e.depth >= depth
+                && self.tt_cut_trusted(s, e.depth, depth, beta, cut_node)
+            {
                 match e.bound {
                     Bound::Exact => return s,
                     Bound::Lower => alpha = alpha.max(s),
@@ -1169,7 +1167,7 @@ impl Worker {
         }
         if !pv_node && !in_check && eval.abs() < MATE_THRESHOLD {
             // Beyond the base design (DESIGN.md §6.2): reverse futility.
-            // `Tune_RfpGuard` (off, to test): not at a node once on a PV (1), nor where
+            // `Tune_RfpGuard` (off: DESIGN.md §6.6): not at a node once on a PV (1), nor where
             // the table move is quiet (2).
             let rfp_guard = p.rfp_guard();
             let rfp_allowed = rfp_guard == 0
@@ -1249,7 +1247,7 @@ impl Worker {
         // Internal iterative reduction (DESIGN.md §4.12): a PV or cut node the table knows
         // no move for is searched a ply shallower; its next visit has the move.
         let iir_depth = p.iir_depth();
-        // `Tune_SingularNoIir` (off, to test): not in the singular search.
+        // `Tune_SingularNoIir` (off: DESIGN.md §6.6): not in the singular search.
         let iir_skip = exclusion && p.singular_no_iir() > 0;
         if iir_depth > 0
             && depth >= iir_depth
@@ -1345,6 +1343,8 @@ impl Worker {
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
         let mut move_count = 0;
+        // `Tune_PvPrune` (off, to test): late-move and capture SEE pruning at PV nodes too.
+        let pv_prune = pv_node && !root && p.pv_prune() > 0;
         loop {
             let frame = &mut self.frames[ply];
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
@@ -1374,8 +1374,6 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            // `Tune_PvPrune` (off, to test): late-move and capture SEE pruning at PV nodes.
-            let pv_prune = pv_node && !root && p.pv_prune() > 0;
             if quiet
                 && i > 0
                 && (!pv_node || pv_prune)
@@ -1548,7 +1546,8 @@ impl Worker {
                     // ones more.
                     let limit = p.history_lmr_limit();
                     extra -= (quiet_stat / p.history_lmr_divisor()).clamp(-limit, limit);
-                    // `Tune_LmrNoFloor` (off, to test): no floor at the base design's reduction.
+                    // `Tune_LmrNoFloor` (off: DESIGN.md §6.6): no floor at the base design's
+                    // reduction.
                     if p.lmr_no_floor() > 0 {
                         r = extra;
                     } else {
@@ -1795,6 +1794,16 @@ impl Worker {
             .store(key, best_move, score, static_eval, depth, bound, pv);
     }
 
+    /// Whether a deep enough table score may cut this node. `Tune_TtCutStrict` (off:
+    /// DESIGN.md §6.6): a fail high only from a deeper entry (1), and at shallow depths only
+    /// where the node type agrees with the bound (2).
+    fn tt_cut_trusted(&self, s: i32, tt_depth: i32, depth: i32, beta: i32, cut_node: bool) -> bool {
+        let strict = self.config.params.tt_cut_strict();
+        strict == 0
+            || ((s <= beta || tt_depth > depth)
+                && (strict < 2 || depth > 5 || cut_node == (s >= beta)))
+    }
+
     /// A move from the table is used only if it is legal here (keys can collide).
     fn valid_tt_move(&self, m: Move) -> bool {
         m.is_some() && self.pos.is_legal(m)
@@ -2019,7 +2028,7 @@ impl Worker {
                         best = best.max(bound);
                         continue;
                     }
-                    // `Tune_QsSeeFutility` (off, to test): nor can its exchange.
+                    // `Tune_QsSeeFutility` (off: DESIGN.md §6.6): nor can its exchange.
                     if self.config.params.qs_see_futility() > 0
                         && !self.pos.see_ge(m, alpha - base + 1)
                     {
