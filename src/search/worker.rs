@@ -1343,7 +1343,7 @@ impl Worker {
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
         let mut move_count = 0;
-        // `Tune_PvPrune` (off, to test): late-move and capture SEE pruning at PV nodes too.
+        // DESIGN.md §6.2: late-move and capture SEE pruning at PV nodes too (`Tune_PvPrune`).
         let pv_prune = pv_node && !root && p.pv_prune() > 0;
         loop {
             let frame = &mut self.frames[ply];
