@@ -583,6 +583,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(TT_CUT_STRICT),
     tune!(PV_PRUNE),
     tune!(TT_PV_FAIL_LOW),
+    tune!(PRUNE_LMR_DEPTH),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

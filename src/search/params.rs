@@ -400,11 +400,16 @@ search_params! {
     /// 1: late-move pruning of quiet moves and SEE pruning of captures at PV nodes other
     /// than the root too (0: off the PV only; Stockfish prunes so at PV nodes). 1 against
     /// 0: s-pvprune1, H1 at 744 games, +54.1 Elo (+28.9..+80.0); verified at 12,000 nodes,
-    /// v-pvprune1, H1 at 610 games, +58.1 (+31.6..+85.2) (DESIGN.md §6.2).
-    pv_prune, PV_PRUNE, "Tune_PvPrune", 1, 0, 1;
+    /// v-pvprune1, H1 at 610 games, +58.1 (+31.6..+85.2) (DESIGN.md §6.2). 2: futility
+    /// pruning and the SEE pruning of quiet moves at those nodes as well (Stockfish's).
+    pv_prune, PV_PRUNE, "Tune_PvPrune", 1, 0, 2;
     /// 1: a node that fails low stores itself as once on a PV when its parent was (0:
     /// off; Stockfish's), which `Tune_LmrTtPv` then reads.
     tt_pv_fail_low, TT_PV_FAIL_LOW, "Tune_TtPvFailLow", 0, 0, 1;
+    /// 1: futility pruning and the SEE pruning of a quiet move take the depth its reduced
+    /// search would have, the node's depth less a ply and the log table's reduction, for
+    /// their depth limit and margins (0: the node's depth; Stockfish's `lmrDepth`).
+    prune_lmr_depth, PRUNE_LMR_DEPTH, "Tune_PruneLmrDepth", 0, 0, 1;
 }
 
 impl SearchParams {

@@ -1343,8 +1343,11 @@ impl Worker {
         let mut captures_tried = 0;
         let mut captures_searched = [(0usize, 0usize); 32];
         let mut move_count = 0;
-        // DESIGN.md §6.2: late-move and capture SEE pruning at PV nodes too (`Tune_PvPrune`).
+        // DESIGN.md §6.2: late-move and capture SEE pruning at PV nodes too (`Tune_PvPrune`);
+        // at 2 (off, to test) futility and the SEE pruning of quiet moves as well.
         let pv_prune = pv_node && !root && p.pv_prune() > 0;
+        let pv_prune_all = pv_prune && p.pv_prune() > 1;
+        let prune_lmr_depth = p.prune_lmr_depth() > 0;
         loop {
             let frame = &mut self.frames[ply];
             let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
@@ -1374,6 +1377,13 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
+            // `Tune_PruneLmrDepth` (off, to test): futility and the SEE pruning of a quiet
+            // move judge it by the depth its reduced search would have (Stockfish's).
+            let quiet_prune_depth = if prune_lmr_depth && quiet {
+                (depth - 1 - self.lmr.table[depth.min(63) as usize][i.min(63)]).max(0)
+            } else {
+                depth
+            };
             if quiet
                 && i > 0
                 && (!pv_node || pv_prune)
@@ -1391,10 +1401,11 @@ impl Worker {
                 let late = features.late_move_pruning
                     && depth <= p.lmp_depth()
                     && tried >= (p.lmp_base() + depth * depth) as usize / (2 - improving as usize);
-                let futility_value = static_eval + p.futility_base() + p.futility_margin() * depth;
-                let futile = !pv_node
+                let futility_value =
+                    static_eval + p.futility_base() + p.futility_margin() * quiet_prune_depth;
+                let futile = (!pv_node || pv_prune_all)
                     && features.futility
-                    && depth <= p.futility_depth()
+                    && quiet_prune_depth <= p.futility_depth()
                     && futility_value <= alpha;
                 let prune = late || futile;
                 if prune && !threat_asked {
@@ -1434,7 +1445,7 @@ impl Worker {
             }
             if features.see_pruning
                 && i > 0
-                && (!pv_node || (pv_prune && capture))
+                && (!pv_node || (pv_prune && (capture || pv_prune_all)))
                 && !in_check
                 && !gives_check
                 && depth <= 6
@@ -1444,7 +1455,7 @@ impl Worker {
                 let margin = if capture {
                     -p.see_capture_margin() * depth
                 } else {
-                    -p.see_quiet_margin() * depth * depth
+                    -p.see_quiet_margin() * quiet_prune_depth * quiet_prune_depth
                 };
                 if !self.pos.see_ge(m, margin) {
                     continue;
