@@ -584,6 +584,7 @@ pub static OPTIONS: &[OptionDef] = &[
     tune!(PV_PRUNE),
     tune!(TT_PV_FAIL_LOW),
     tune!(PRUNE_LMR_DEPTH),
+    tune!(CORR_FAIL_LOW_CAPTURE),
 ];
 
 /// The option called `name` (or one of its aliases), case-insensitively.

@@ -410,6 +410,10 @@ search_params! {
     /// search would have, the node's depth less a ply and the log table's reduction, for
     /// their depth limit and margins (0: the node's depth; Stockfish's `lmrDepth`).
     prune_lmr_depth, PRUNE_LMR_DEPTH, "Tune_PruneLmrDepth", 0, 0, 1;
+    /// 1: a node that fails low updates the correction history even where its best-scoring
+    /// move was a capture (0: a capture as best move never teaches it; Stockfish's best
+    /// move is only one that raised alpha, so its fail-low nodes always teach).
+    corr_fail_low_capture, CORR_FAIL_LOW_CAPTURE, "Tune_CorrFailLowCapture", 0, 0, 1;
 }
 
 impl SearchParams {

@@ -1677,8 +1677,13 @@ impl Worker {
         // than the static evaluation did: not a capture's gain (the evaluation cannot
         // see one coming), and a bound only where it lies beyond the evaluation.
         if let Some(keys) = &correction_keys {
+            // `Tune_CorrFailLowCapture` (off, to test): a node that failed low learns even
+            // when its best-scoring move was a capture (none of its moves gained).
+            let no_capture_gain = best_move.is_none()
+                || !self.pos.is_capture(best_move)
+                || (p.corr_fail_low_capture() > 0 && best <= alpha_original);
             let informative = best.abs() < MATE_THRESHOLD
-                && (best_move.is_none() || !self.pos.is_capture(best_move))
+                && no_capture_gain
                 && !(best >= beta && best <= static_eval)
                 && !(best <= alpha_original && best >= static_eval);
             if informative {
