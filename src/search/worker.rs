@@ -1380,7 +1380,7 @@ impl Worker {
             // `Tune_PruneLmrDepth` (off, to test): futility and the SEE pruning of a quiet
             // move judge it by the depth its reduced search would have (Stockfish's).
             let quiet_prune_depth = if prune_lmr_depth && quiet {
-                (depth - 1 - self.lmr.table[depth.min(63) as usize][i.min(63)]).max(0)
+                (depth - 1 - self.lmr.reduction(depth, i)).max(0)
             } else {
                 depth
             };
@@ -1520,8 +1520,7 @@ impl Worker {
                     && depth >= 3
                     && i >= p.lmr_min_move() as usize
                 {
-                    let mut extra =
-                        self.lmr.table[depth.min(63) as usize][i.min(63)] + !improving as i32;
+                    let mut extra = self.lmr.reduction(depth, i) + !improving as i32;
                     if pv_node {
                         extra -= 1;
                     } else if tt_pv {
@@ -1574,8 +1573,7 @@ impl Worker {
                 {
                     // Captures, promotions and checks late in the list are reduced too, by
                     // less than quiet moves (DESIGN.md §4.8).
-                    let extra =
-                        self.lmr.table[depth.min(63) as usize][i.min(63)] - 1 - pv_node as i32;
+                    let extra = self.lmr.reduction(depth, i) - 1 - pv_node as i32;
                     r = extra.min(new_depth - 1).max(0);
                 }
                 self.frames[ply].reduction = r;
@@ -2252,6 +2250,11 @@ impl LmrTable {
             divisor,
             table: Box::new(log_lmr_table(divisor as f64 / 100.0)),
         }
+    }
+
+    /// The reduction of the move at `index` of a node at `depth` (both capped at the table).
+    fn reduction(&self, depth: i32, index: usize) -> i32 {
+        self.table[depth.min(63) as usize][index.min(63)]
     }
 }
 
