@@ -77,6 +77,14 @@ pub struct MovePicker {
     /// (`Tune_SkipUnpromoted`; the quiescence search always leaves them out); 2: lance
     /// moves to their second rank that do not promote as well; 0: none.
     skip_unpromoted: i32,
+    /// The search prunes every quiet move that gives no check from here on
+    /// ([`MovePicker::skip_quiets`]): the quiet stage passes over them and counts them.
+    skip_quiets: bool,
+    /// Quiet moves passed over since [`MovePicker::take_skipped`] last asked.
+    skipped: usize,
+    /// `moves[cur..]` of the quiet stage is in pick order ([`MovePicker::sort_quiets`]),
+    /// so a pick is the next entry rather than a scan.
+    quiets_sorted: bool,
 }
 
 impl Default for MovePicker {
@@ -103,6 +111,9 @@ impl MovePicker {
             bad_quiet_threshold: 0,
             bad_quiets: None,
             skip_unpromoted: 0,
+            skip_quiets: false,
+            skipped: 0,
+            quiets_sorted: false,
         }
     }
 
@@ -142,6 +153,9 @@ impl MovePicker {
         self.cur = 0;
         self.bad_end = 0;
         self.bad_quiets = None;
+        self.skip_quiets = false;
+        self.skipped = 0;
+        self.quiets_sorted = false;
         self.tt_move = tt_move;
         self.refutations = refutations;
         let in_check = pos.in_check();
@@ -244,9 +258,12 @@ impl MovePicker {
                     }
                     self.cur = start;
                     self.stage = Stage::Quiets;
+                    if self.skip_quiets {
+                        self.sort_quiets();
+                    }
                 }
                 Stage::Quiets => {
-                    while let Some(m) = self.pick_best() {
+                    while let Some(m) = self.pick_quiet() {
                         if self.bad_quiet_threshold > 0
                             && self.scores[self.cur - 1] < -self.bad_quiet_threshold
                         {
@@ -254,9 +271,14 @@ impl MovePicker {
                             self.bad_quiets = Some(self.cur - 1);
                             break;
                         }
-                        if m != self.tt_move && !self.refutations.contains(&m) {
-                            return Some(m);
+                        if m == self.tt_move || self.refutations.contains(&m) {
+                            continue;
                         }
+                        if self.skip_quiets && !pos.gives_check(m) {
+                            self.skipped += 1;
+                            continue;
+                        }
+                        return Some(m);
                     }
                     self.cur = 0;
                     self.stage = Stage::BadCaptures;
@@ -343,6 +365,102 @@ impl MovePicker {
                 self.scores[i] += weight * heur.low_ply(self.ply, m) / (1 + self.ply as i32);
             }
         }
+    }
+
+    /// From now on the quiet stage yields only the quiet moves that give check: the
+    /// search has begun to prune quiet moves by count or futility at this node, and those
+    /// conditions only tighten as its moves are tried (the move count grows, alpha and the
+    /// best score only rise), so it would prune every other one. The moves passed over
+    /// still count in the node's move count: [`MovePicker::take_skipped`]. The checks come
+    /// in the order they would have come in. Not with the bad-quiet split
+    /// (`Tune_BadQuietThreshold`, off), whose stages this does not replay; there the search
+    /// prunes the moves one by one.
+    pub fn skip_quiets(&mut self) {
+        if self.skip_quiets || self.bad_quiet_threshold > 0 {
+            return;
+        }
+        self.skip_quiets = true;
+        if self.stage == Stage::Quiets {
+            self.sort_quiets();
+        }
+    }
+
+    /// How many moves the picker passed over since the last call (each would have been
+    /// yielded and pruned: the caller counts them as tried).
+    pub fn take_skipped(&mut self) -> usize {
+        std::mem::take(&mut self.skipped)
+    }
+
+    /// Put what is left of the quiet stage in the order the selection sort would pick it,
+    /// so that skipping through it costs one look per move instead of a scan per move
+    /// (most of a node's quiet moves are pruned once pruning begins). Long lists are left
+    /// to the scans.
+    ///
+    /// The selection sort takes the first of the highest scores and swaps it with the
+    /// front, so equal scores come out in an order its earlier swaps decide. Replayed
+    /// score by score: the moves of one score come out in the order of their places when
+    /// the first of them is taken (each swap before then moves a lower-scored move into the
+    /// place of the one taken, behind the rest of the group), and the swaps are replayed
+    /// on an index of places, a look-up each.
+    fn sort_quiets(&mut self) {
+        const SORTED_MAX: usize = 256;
+        let n = self.moves.len();
+        let len = n - self.cur;
+        if len > SORTED_MAX {
+            return;
+        }
+        let tail_scores = &self.scores[self.cur..n];
+        // Moves are named by their place in the tail now; `at[place]` is the move there and
+        // `place_of[move]` its place, as the swaps leave them.
+        let mut by_score = [0u8; SORTED_MAX];
+        let mut at = [0u8; SORTED_MAX];
+        let mut place_of = [0u8; SORTED_MAX];
+        for k in 0..len {
+            by_score[k] = k as u8;
+            at[k] = k as u8;
+            place_of[k] = k as u8;
+        }
+        by_score[..len].sort_unstable_by_key(|&k| std::cmp::Reverse(tail_scores[usize::from(k)]));
+        let mut front = 0;
+        while front < len {
+            let score = tail_scores[usize::from(by_score[front])];
+            let group_end = front
+                + by_score[front..len]
+                    .iter()
+                    .take_while(|&&k| tail_scores[usize::from(k)] == score)
+                    .count();
+            by_score[front..group_end].sort_unstable_by_key(|&k| place_of[usize::from(k)]);
+            for &taken in &by_score[front..group_end] {
+                let from = usize::from(place_of[usize::from(taken)]);
+                let displaced = at[front];
+                at[from] = displaced;
+                place_of[usize::from(displaced)] = from as u8;
+                at[front] = taken;
+                place_of[usize::from(taken)] = front as u8;
+                front += 1;
+            }
+        }
+        let mut moves = [Move::NONE; SORTED_MAX];
+        let mut scores = [0i32; SORTED_MAX];
+        let tail = &self.moves.as_slice()[self.cur..n];
+        for (place, &k) in at[..len].iter().enumerate() {
+            moves[place] = tail[usize::from(k)];
+            scores[place] = tail_scores[usize::from(k)];
+        }
+        self.moves.as_mut_slice()[self.cur..n].copy_from_slice(&moves[..len]);
+        self.scores[self.cur..n].copy_from_slice(&scores[..len]);
+        self.quiets_sorted = true;
+    }
+
+    /// The next quiet move in pick order.
+    #[inline]
+    fn pick_quiet(&mut self) -> Option<Move> {
+        if !self.quiets_sorted {
+            return self.pick_best();
+        }
+        let m = *self.moves.as_slice().get(self.cur)?;
+        self.cur += 1;
+        Some(m)
     }
 
     /// Move the best-scored of `moves[cur..]` to `cur` and yield it (`pick_next`'s
@@ -663,6 +781,98 @@ mod tests {
         assert_eq!(left_out[0], 0);
         assert!(left_out[1] > 1_000 && left_out[2] > 1_000, "{left_out:?}");
         assert!(lances_left_out > 0);
+    }
+
+    /// Once asked to skip the quiet moves, the picker yields what it would have yielded
+    /// less the quiet moves of its quiet stage that give no check, in the same order, and
+    /// counts each one it passes over exactly where it would have come (the search's move
+    /// count, and so its reductions, stay what they were), wherever the request comes:
+    /// before the quiet stage, inside it or after it.
+    #[test]
+    fn skipping_the_quiet_moves_keeps_the_checks_order_and_the_move_count() {
+        let mut rng = Rng::new(23);
+        let mut heur = Heuristics::new(MAX_PLY);
+        let (mut compared, mut passed_over, mut checks_after_skip) = (0, 0, 0);
+        for _game in 0..80 {
+            let mut pos = Position::startpos();
+            for _ply in 0..160 {
+                let all: Vec<Move> = legal(&pos).iter().copied().collect();
+                if all.is_empty() {
+                    break;
+                }
+                let us = pos.side_to_move();
+                for _ in 0..6 {
+                    let m = all[rng.next_u64() as usize % all.len()];
+                    let bonus = (rng.next_u64() % 4000) as i32 - 2000;
+                    heur.update_quiet(us, m, piece_to(&pos, m), &QuietContext::default(), bonus);
+                }
+                let tt_move = if rng.next_u64().is_multiple_of(2) {
+                    all[rng.next_u64() as usize % all.len()]
+                } else {
+                    Move::NONE
+                };
+                let mut refutations = [Move::NONE; 3];
+                for r in &mut refutations {
+                    if rng.next_u64().is_multiple_of(2) {
+                        *r = all[rng.next_u64() as usize % all.len()];
+                    }
+                }
+                let prevs = QuietContext::default();
+                let mut plain = MovePicker::new();
+                plain.start(&pos, tt_move, refutations);
+                let mut want = Vec::new();
+                while let Some(m) = plain.next(&pos, &heur, &prevs) {
+                    want.push(m);
+                }
+                // Skip after `at` moves have been yielded.
+                let at = rng.next_u64() as usize % (want.len() + 1);
+                let mut skipping = MovePicker::new();
+                skipping.start(&pos, tt_move, refutations);
+                let mut got = Vec::new();
+                let mut counted = 0;
+                loop {
+                    if got.len() == at {
+                        skipping.skip_quiets();
+                    }
+                    let next = skipping.next(&pos, &heur, &prevs);
+                    counted += skipping.take_skipped();
+                    let Some(m) = next else {
+                        break;
+                    };
+                    // Where this move stood in the plain order.
+                    counted += 1;
+                    got.push((m, counted));
+                }
+                // What skipping must leave out: the quiet stage's non-checks after `at`.
+                let in_quiet_stage = |m: Move| {
+                    m != tt_move
+                        && !refutations.contains(&m)
+                        && !pos.is_capture(m)
+                        && !m.is_promotion()
+                        && !pos.in_check()
+                };
+                let expected: Vec<(Move, usize)> = want
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &m)| k < at || !in_quiet_stage(m) || pos.gives_check(m))
+                    .map(|(k, &m)| (m, k + 1))
+                    .collect();
+                assert_eq!(got, expected, "{pos} at {at}");
+                assert_eq!(counted, want.len(), "{pos} at {at}");
+                passed_over += want.len() - got.len();
+                checks_after_skip += got[at.min(got.len())..]
+                    .iter()
+                    .filter(|&&(m, _)| in_quiet_stage(m))
+                    .count();
+                compared += 1;
+                pos.do_move(all[rng.next_u64() as usize % all.len()]);
+            }
+        }
+        assert!(compared > 8_000, "{compared}");
+        assert!(
+            passed_over > 100_000 && checks_after_skip > 1_000,
+            "{passed_over} {checks_after_skip}"
+        );
     }
 
     /// Good captures come before the refutations, the quiet moves after them and the

@@ -1350,7 +1350,10 @@ impl Worker {
         let prune_lmr_depth = p.prune_lmr_depth() > 0;
         loop {
             let frame = &mut self.frames[ply];
-            let Some(m) = frame.picker.next(&self.pos, &self.heur, &prevs) else {
+            let next = frame.picker.next(&self.pos, &self.heur, &prevs);
+            // The quiet moves the picker passed over once pruning began count as tried.
+            move_count += frame.picker.take_skipped();
+            let Some(m) = next else {
                 break;
             };
             // At the root, the move's entry in `root_moves`.
@@ -1413,6 +1416,8 @@ impl Worker {
                     null_mate_threat = p.null_mate_no_prune() > 0 && self.opponent_mates_in_one();
                 }
                 if prune && !null_mate_threat {
+                    // Every later quiet move that gives no check would be pruned too.
+                    self.frames[ply].picker.skip_quiets();
                     // `Tune_FutilityRaisesBest` (off, to test): the skipped move was worth
                     // at most the futility bound, so the node's bound need not go lower.
                     if futile
