@@ -628,6 +628,23 @@ mod tests {
         }
     }
 
+    /// Random bonuses and maluses for `updates` random moves of `all` (the legal moves of
+    /// `pos`), so that some quiet moves score apart and most still tie.
+    fn stir_history(
+        rng: &mut Rng,
+        heur: &mut Heuristics,
+        pos: &Position,
+        all: &[Move],
+        updates: usize,
+    ) {
+        for _ in 0..updates {
+            let m = all[rng.next_u64() as usize % all.len()];
+            let bonus = (rng.next_u64() % 4000) as i32 - 2000;
+            let context = QuietContext::default();
+            heur.update_quiet(pos.side_to_move(), m, piece_to(pos, m), &context, bonus);
+        }
+    }
+
     /// `checks_directly` finds every check but those that uncover a line, and nothing
     /// else, over the quiet moves of random games.
     #[test]
@@ -699,12 +716,7 @@ mod tests {
                 if all.is_empty() {
                     break;
                 }
-                let us = pos.side_to_move();
-                for _ in 0..4 {
-                    let m = all[rng.next_u64() as usize % all.len()];
-                    let bonus = (rng.next_u64() % 4000) as i32 - 2000;
-                    heur.update_quiet(us, m, piece_to(&pos, m), &QuietContext::default(), bonus);
-                }
+                stir_history(&mut rng, &mut heur, &pos, &all, 4);
                 let tt_move = if rng.next_u64().is_multiple_of(2) {
                     with_tt += 1;
                     all[rng.next_u64() as usize % all.len()]
@@ -800,12 +812,7 @@ mod tests {
                 if all.is_empty() {
                     break;
                 }
-                let us = pos.side_to_move();
-                for _ in 0..6 {
-                    let m = all[rng.next_u64() as usize % all.len()];
-                    let bonus = (rng.next_u64() % 4000) as i32 - 2000;
-                    heur.update_quiet(us, m, piece_to(&pos, m), &QuietContext::default(), bonus);
-                }
+                stir_history(&mut rng, &mut heur, &pos, &all, 6);
                 let tt_move = if rng.next_u64().is_multiple_of(2) {
                     all[rng.next_u64() as usize % all.len()]
                 } else {
