@@ -402,7 +402,8 @@ search_params! {
     /// 0: s-pvprune1, H1 at 744 games, +54.1 Elo (+28.9..+80.0); verified at 12,000 nodes,
     /// v-pvprune1, H1 at 610 games, +58.1 (+31.6..+85.2); at 40,000 nodes, v2-pvprune1, H1
     /// at 1,046 games, +38.0 (+17.3..+59.0) (DESIGN.md §6.2). 2: futility
-    /// pruning and the SEE pruning of quiet moves at those nodes as well (Stockfish's).
+    /// pruning and the SEE pruning of quiet moves at those nodes as well (Stockfish's; 2
+    /// against 1, s-pvprune2, early-stopped at 1,022 games, +4.8 (-15.8..+25.3): §6.6).
     pv_prune, PV_PRUNE, "Tune_PvPrune", 1, 0, 2;
     /// 1: a node that fails low stores itself as once on a PV when its parent was (0:
     /// off; Stockfish's), which `Tune_LmrTtPv` then reads.
