@@ -531,6 +531,7 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
             "no-mate-in-three-horizon",
             "no-mate-in-one-horizon",
             "mate-in-three-at-checks",
+            "mate-in-three-at-checks-2",
         ] {
             let variant = MateVariant::by_name(name).unwrap();
             let bounded = |max_len: u16| {
@@ -561,4 +562,21 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
         ones > 20 && threes > 100,
         "{ones} mate-in-one and {threes} mate-within-three tests"
     );
+}
+
+/// `mate-in-three-at-checks-N` names the test's evasion limit N, 1 to 9, and nothing else.
+#[test]
+fn the_mate_in_three_variant_names_its_evasion_limit() {
+    let most = |name: &str| hayanagi::MateVariant::by_name(name).map(|v| v.mate_in_three_at_checks);
+    assert_eq!(most("mate-in-three-at-checks"), Some(5));
+    assert_eq!(most("mate-in-three-at-checks-1"), Some(1));
+    assert_eq!(most("mate-in-three-at-checks-9"), Some(9));
+    for bad in [
+        "mate-in-three-at-checks-0",
+        "mate-in-three-at-checks-10",
+        "mate-in-three-at-checks-x",
+        "mate-in-three-at-checks-",
+    ] {
+        assert_eq!(most(bad), None, "{bad}");
+    }
 }

@@ -409,7 +409,7 @@ impl Position {
         if escape.king_gets_away(self, m) || escape.check_answered(self, m) {
             return false;
         }
-        !self.with_move_on_board(m, has_legal_move)
+        !self.with_move_on_board(m, |after| has_legal_move(after))
     }
 }
 

@@ -537,8 +537,14 @@ impl Position {
     /// `f` asked of the position after the legal move `m` with the board, hands, side to
     /// move, checkers and blockers as `do_move` leaves them, but neither the key nor the
     /// history: what a test of the replies needs (the mate-in-one detector's, for each
-    /// candidate check), without a state pushed or a key computed.
-    pub(crate) fn with_move_on_board<R>(&mut self, m: Move, f: impl FnOnce(&Position) -> R) -> R {
+    /// candidate check), without a state pushed or a key computed. `f` may look further
+    /// ahead the same way (or with `do_move`, taken back), but must leave the position as it
+    /// found it; keys it reads are the position's before `m`.
+    pub(crate) fn with_move_on_board<R>(
+        &mut self,
+        m: Move,
+        f: impl FnOnce(&mut Position) -> R,
+    ) -> R {
         let saved = *self.st();
         let captured = self.move_on_board(m);
         self.update_check_info();

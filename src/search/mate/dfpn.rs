@@ -344,6 +344,13 @@ impl<'a> Dfpn<'a> {
 
     /// The moves of the current node: checks for the attacker, evasions for the defender.
     pub fn moves(&mut self) -> Vec<Move> {
+        self.generate_moves();
+        self.scratch.as_slice().to_vec()
+    }
+
+    /// [`Self::moves`] into `self.scratch` (no list of its own for `mid`, which turns them
+    /// into its children at once).
+    fn generate_moves(&mut self) {
         self.counters.move_generations += 1;
         let list = &mut self.scratch;
         list.clear();
@@ -356,17 +363,6 @@ impl<'a> Dfpn<'a> {
         } else {
             generate_legal(&self.pos, GenType::Checks, list);
         }
-        list.as_slice().to_vec()
-    }
-
-    /// Number of legal moves of the current position.
-    fn count_legal(&mut self) -> u32 {
-        if self.pos.in_check() {
-            return count_evasions(&self.pos);
-        }
-        self.scratch.clear();
-        legal_moves(&self.pos, &mut self.scratch);
-        self.scratch.len() as u32
     }
 
     /// Does `m`, leading to `board_key` with `hands`, repeat a position of the path (the
@@ -570,7 +566,7 @@ impl<'a> Dfpn<'a> {
                 continue;
             }
             self.counters.check_mate3_tests += 1;
-            if self.every_evasion_allows_mate_in_one(c.m) {
+            if self.every_evasion_allows_mate_in_one(c.m, ck.board_key) {
                 return Some(Lookup::proven(3, key.hands[self.attacker.index()]));
             }
             self.evasions_seen.mark(ck.board_key, ck.hands);
@@ -578,9 +574,39 @@ impl<'a> Dfpn<'a> {
         None
     }
 
-    /// After the check `m`: the defender has a move, and each allows a mate in one (the
-    /// king's moves tried first: most escapes are one).
-    fn every_evasion_allows_mate_in_one(&mut self, m: Move) -> bool {
+    /// After the check `m` (to the board `board_key`): the defender has a move, and each
+    /// allows a mate in one (the king's moves tried first: most escapes are one). Played on
+    /// the board alone (no keys, no states: most tests fail at the first reply) unless the
+    /// game before the root counts, whose repetitions need the full keys.
+    fn every_evasion_allows_mate_in_one(&mut self, m: Move, board_key: u64) -> bool {
+        if !self.history.is_empty() {
+            return self.every_evasion_allows_mate_in_one_keyed(m);
+        }
+        let path_boards = &self.path_boards;
+        self.pos.with_move_on_board(m, |pos| {
+            let mut replies = MoveList::new();
+            legal_king_moves(pos, &mut replies);
+            let mut any = !replies.is_empty();
+            let mut all = replies
+                .iter()
+                .all(|&r| reply_allows_mate_in_one(pos, path_boards, board_key, r));
+            if all {
+                replies.clear();
+                legal_moves(pos, &mut replies);
+                let king = pos.king_square(pos.side_to_move());
+                replies.retain(|r| r.is_drop() || Some(r.from()) != king);
+                any |= !replies.is_empty();
+                all = replies
+                    .iter()
+                    .all(|&r| reply_allows_mate_in_one(pos, path_boards, board_key, r));
+            }
+            any && all
+        })
+    }
+
+    /// [`Self::every_evasion_allows_mate_in_one`] with the moves played (`do_move`), so that
+    /// positions of the game before the root are recognised by their keys.
+    fn every_evasion_allows_mate_in_one_keyed(&mut self, m: Move) -> bool {
         self.pos.do_move(m);
         let mut replies = MoveList::new();
         legal_king_moves(&self.pos, &mut replies);
@@ -619,8 +645,8 @@ impl<'a> Dfpn<'a> {
         }
         let start = self.nodes;
         let or = key.side == self.attacker;
-        let moves = self.moves();
-        if moves.is_empty() {
+        self.generate_moves();
+        if self.scratch.is_empty() {
             let value = if or {
                 // No check at all: no mate at any length.
                 let all = pieces::total(key.hands);
@@ -647,11 +673,13 @@ impl<'a> Dfpn<'a> {
             && self
                 .path_cache
                 .has_children_of(self.path_keys[self.path_keys.len() - 1]);
-        let mut children: Vec<Child> = moves
-            .iter()
-            .map(|&m| self.child(&key, m, cd, probe))
-            .collect();
-        drop(moves);
+        let count = self.scratch.len();
+        let mut children: Vec<Child> = Vec::with_capacity(count);
+        for i in 0..count {
+            // (`child` leaves the list alone: no copy of it needed.)
+            let m = self.scratch.as_slice()[i];
+            children.push(self.child(&key, m, cd, probe));
+        }
         if self.variant.delayed_moves && children.len() > 1 {
             self.delay_similar_moves(&mut children, or);
         }
@@ -701,17 +729,22 @@ impl<'a> Dfpn<'a> {
                     (if cd == 0 { 1 } else { count }, None)
                 } else {
                     self.counters.lookaheads += 1;
-                    self.pos.do_move(c.m);
-                    // With no ply left after it, only "mate or not" matters.
-                    let evasions = if cd == 0 {
-                        has_legal_move(&self.pos) as u32
-                    } else {
-                        self.count_legal()
-                    };
-                    let mated_hand = (evasions == 0).then(|| {
-                        pieces::defender_proof_hand(&self.pos, self.attacker, Hand::EMPTY)
+                    let attacker = self.attacker;
+                    // The board after the check is all the count needs: no key, no state
+                    // (most look-aheads are never searched).
+                    let (evasions, mated_hand) = self.pos.with_move_on_board(c.m, |pos| {
+                        // With no ply left after it, only "mate or not" matters.
+                        let evasions = if cd == 0 {
+                            has_legal_move(pos) as u32
+                        } else {
+                            // Every move of an attacker node checks.
+                            debug_assert!(pos.in_check());
+                            count_evasions(pos)
+                        };
+                        let mated_hand = (evasions == 0)
+                            .then(|| pieces::defender_proof_hand(pos, attacker, Hand::EMPTY));
+                        (evasions, mated_hand)
                     });
-                    self.pos.undo_move();
                     if cd != 0 && evasions != 0 && self.variant.evasion_cache {
                         self.evasions_seen
                             .put(c.key.board_key, c.key.hands, evasions);
@@ -793,6 +826,20 @@ impl<'a> Dfpn<'a> {
             children[best].value = result;
         }
     }
+}
+
+/// After the reply `r` of the defender in `pos` (the board `board_key`, played on the board
+/// alone): the attacker mates in one, and the board repeats none of the path's.
+fn reply_allows_mate_in_one(
+    pos: &mut Position,
+    path_boards: &PathSet,
+    board_key: u64,
+    r: Move,
+) -> bool {
+    if path_boards.contains_key(&pos.board_key_after(board_key, r)) {
+        return false;
+    }
+    pos.with_move_on_board(r, |after| after.mate_in_one().is_some())
 }
 
 /// Index of the active child with the smallest `f`, and the second smallest value.
@@ -1040,6 +1087,72 @@ mod tests {
         let key = s.node_key();
         let m = s.pos.parse_usi_move(m).unwrap();
         s.child(&key, m, UNBOUNDED, false).value
+    }
+
+    /// The mate-in-three test at checks played on the board alone answers as the one that
+    /// plays every move with `do_move` (which the game history before the root needs), the
+    /// path's repetitions included, and leaves the position as it found it: every check
+    /// along random check-and-reply walks from the sample problems.
+    #[test]
+    fn the_mate_in_three_test_on_the_board_answers_as_with_moves_played() {
+        let stop = AtomicBool::new(false);
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tsume/tsume_sample100.tsv"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut rng = crate::util::rng::Rng::new(19);
+        let (mut tested, mut mates, mut cycles) = (0, 0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let sfen = line.split('\t').next().unwrap();
+            let mut s = solver_after(sfen, &[], MateVariant::DEFAULT, &stop);
+            for _ in 0..10 {
+                if s.pos.side_to_move() == s.attacker {
+                    let key = s.node_key();
+                    for m in s.moves() {
+                        let board_key = s.pos.board_key_after(key.board_key, m);
+                        let (before, sfen_before) = (s.pos.key(), s.pos.to_sfen());
+                        let on_board = s.every_evasion_allows_mate_in_one(m, board_key);
+                        assert_eq!((s.pos.key(), s.pos.to_sfen()), (before, sfen_before));
+                        let played = s.every_evasion_allows_mate_in_one_keyed(m);
+                        assert_eq!(on_board, played, "{} after {m}", s.pos.to_sfen());
+                        tested += 1;
+                        mates += on_board as u32;
+                        let mut after = s.pos.clone();
+                        after.do_move(m);
+                        let replies = legal(&after);
+                        cycles += replies.as_slice().iter().any(|&r| {
+                            s.path_boards
+                                .contains_key(&after.board_key_after(board_key, r))
+                        }) as u32;
+                    }
+                }
+                let moves = s.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Half the time back to the board of four plies before if a move goes
+                // there, so that the tests meet replies that repeat the path.
+                let back = (s.path.len() >= 4 && rng.next_u64().is_multiple_of(2))
+                    .then(|| {
+                        let (target, key) = (s.path[s.path.len() - 4].0, s.node_key());
+                        moves
+                            .iter()
+                            .copied()
+                            .find(|&m| s.pos.board_key_after(key.board_key, m) == target)
+                    })
+                    .flatten();
+                let m = back.unwrap_or(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                s.push(m);
+            }
+        }
+        // Both answers, and checks with a reply that repeats the path, enough of each to
+        // mean something.
+        assert!(
+            tested > 2_000 && mates > 100 && tested - mates > 1_000,
+            "{tested} {mates}"
+        );
+        assert!(cycles > 50, "{cycles}");
     }
 
     /// Reading a line under a grace period may use the rest of the budget, not only the

@@ -173,9 +173,19 @@ impl MateVariant {
     /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`,
     /// `mate-in-one-by-generation`, `no-evasion-cache`, `gc-by-nodes`), `plain` (all of
     /// them off), `mate-in-three-at-checks` (`default` plus that test for checks with at
-    /// most five evasions) or `path-cache` (`default` plus the path cache).
+    /// most five evasions; `mate-in-three-at-checks-N` for at most N, 1 to 9) or
+    /// `path-cache` (`default` plus the path cache).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
+        if let Some(most) = name.strip_prefix("mate-in-three-at-checks-") {
+            return match most.parse() {
+                Ok(most @ 1..=9) => Some(MateVariant {
+                    mate_in_three_at_checks: most,
+                    ..d
+                }),
+                _ => None,
+            };
+        }
         match name {
             "default" => Some(d),
             "no-proof-pieces" => Some(MateVariant {
