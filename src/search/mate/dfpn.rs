@@ -575,64 +575,37 @@ impl<'a> Dfpn<'a> {
     }
 
     /// After the check `m` (to the board `board_key`): the defender has a move, and each
-    /// allows a mate in one (the king's moves tried first: most escapes are one). Played on
-    /// the board alone (no keys, no states: most tests fail at the first reply) unless the
-    /// game before the root counts, whose repetitions need the full keys.
+    /// allows a mate in one. Played on the board alone (no keys, no states: most tests fail
+    /// at the first reply) unless the game before the root counts, whose repetitions need
+    /// the full keys.
     fn every_evasion_allows_mate_in_one(&mut self, m: Move, board_key: u64) -> bool {
         if !self.history.is_empty() {
             return self.every_evasion_allows_mate_in_one_keyed(m);
         }
         let path_boards = &self.path_boards;
         self.pos.with_move_on_board(m, |pos| {
-            let mut replies = MoveList::new();
-            legal_king_moves(pos, &mut replies);
-            let mut any = !replies.is_empty();
-            let mut all = replies
-                .iter()
-                .all(|&r| reply_allows_mate_in_one(pos, path_boards, board_key, r));
-            if all {
-                replies.clear();
-                legal_moves(pos, &mut replies);
-                let king = pos.king_square(pos.side_to_move());
-                replies.retain(|r| r.is_drop() || Some(r.from()) != king);
-                any |= !replies.is_empty();
-                all = replies
-                    .iter()
-                    .all(|&r| reply_allows_mate_in_one(pos, path_boards, board_key, r));
-            }
-            any && all
+            every_reply(pos, |pos, r| {
+                !path_boards.contains_key(&pos.board_key_after(board_key, r))
+                    && pos.with_move_on_board(r, |after| after.mate_in_one().is_some())
+            })
         })
     }
 
     /// [`Self::every_evasion_allows_mate_in_one`] with the moves played (`do_move`), so that
     /// positions of the game before the root are recognised by their keys.
     fn every_evasion_allows_mate_in_one_keyed(&mut self, m: Move) -> bool {
+        let (path_boards, history) = (&self.path_boards, &self.history);
         self.pos.do_move(m);
-        let mut replies = MoveList::new();
-        legal_king_moves(&self.pos, &mut replies);
-        let mut any = !replies.is_empty();
-        let mut all = self.each_allows_mate_in_one(&replies);
-        if all {
-            replies.clear();
-            legal_moves(&self.pos, &mut replies);
-            let king = self.pos.king_square(self.pos.side_to_move());
-            replies.retain(|r| r.is_drop() || Some(r.from()) != king);
-            any |= !replies.is_empty();
-            all = self.each_allows_mate_in_one(&replies);
-        }
-        self.pos.undo_move();
-        any && all
-    }
-
-    fn each_allows_mate_in_one(&mut self, replies: &MoveList) -> bool {
-        replies.iter().all(|&r| {
-            self.pos.do_move(r);
-            let repeats = self.path_boards.contains_key(&self.pos.board_key())
-                || self.history.contains_key(&self.pos.key());
-            let mated = !repeats && self.pos.mate_in_one().is_some();
-            self.pos.undo_move();
+        let all = every_reply(&mut self.pos, |pos, r| {
+            pos.do_move(r);
+            let repeats =
+                path_boards.contains_key(&pos.board_key()) || history.contains_key(&pos.key());
+            let mated = !repeats && pos.mate_in_one().is_some();
+            pos.undo_move();
             mated
-        })
+        });
+        self.pos.undo_move();
+        all
     }
 
     /// Search the current node until its proof number reaches `thpn` or its disproof number
@@ -828,18 +801,22 @@ impl<'a> Dfpn<'a> {
     }
 }
 
-/// After the reply `r` of the defender in `pos` (the board `board_key`, played on the board
-/// alone): the attacker mates in one, and the board repeats none of the path's.
-fn reply_allows_mate_in_one(
-    pos: &mut Position,
-    path_boards: &PathSet,
-    board_key: u64,
-    r: Move,
-) -> bool {
-    if path_boards.contains_key(&pos.board_key_after(board_key, r)) {
+/// The defender to move in `pos` has a reply, and `allows(pos, r)` holds for each reply `r`
+/// (the king's moves asked first: most escapes are one, and the rest are then never
+/// generated). `allows` leaves the position as it found it.
+fn every_reply(pos: &mut Position, mut allows: impl FnMut(&mut Position, Move) -> bool) -> bool {
+    let mut replies = MoveList::new();
+    legal_king_moves(pos, &mut replies);
+    let mut any = !replies.is_empty();
+    if !replies.iter().all(|&r| allows(pos, r)) {
         return false;
     }
-    pos.with_move_on_board(r, |after| after.mate_in_one().is_some())
+    replies.clear();
+    legal_moves(pos, &mut replies);
+    let king = pos.king_square(pos.side_to_move());
+    replies.retain(|r| r.is_drop() || Some(r.from()) != king);
+    any |= !replies.is_empty();
+    any && replies.iter().all(|&r| allows(pos, r))
 }
 
 /// Index of the active child with the smallest `f`, and the second smallest value.
