@@ -1380,8 +1380,8 @@ impl Worker {
             // Quiet in the histories' sense (checks included), and for pruning and LMR.
             let history_quiet = !capture && !m.is_promotion();
             let quiet = history_quiet && !gives_check;
-            // `Tune_PruneLmrDepth` (off, to test): futility and the SEE pruning of a quiet
-            // move judge it by the depth its reduced search would have (Stockfish's).
+            // `Tune_PruneLmrDepth` (on, DESIGN.md §6.2): futility and the SEE pruning of a
+            // quiet move judge it by the depth its reduced search would have (Stockfish's).
             let quiet_prune_depth = if prune_lmr_depth && quiet {
                 (depth - 1 - self.lmr.reduction(depth, i)).max(0)
             } else {
