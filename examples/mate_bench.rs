@@ -10,7 +10,7 @@
 //! `--ab A,B` runs two solver variants (`default`, `no-proof-pieces`, `no-delayed-moves`,
 //! `no-depth-reuse`, `no-repetition-start`, `no-inferior-repetition`,
 //! `no-mate-in-one-horizon`, `no-mate-in-three-horizon`, `mate-in-one-by-generation`,
-//! `no-evasion-cache`, `plain`, `mate-in-three-at-checks` (or `-N` for checks with at most N evasions), `path-cache`, `gc-by-nodes`) on each problem in turn, alternating which goes first, and
+//! `no-evasion-cache`, `plain`, `mate-in-three-at-checks` (or `-N` for checks with at most N evasions), `path-cache`, `gc-by-nodes`, `eager-lookahead`, `lazy-lookahead-N`) on each problem in turn, alternating which goes first, and
 //! prints a line per problem (nodes, ms and length of each) and the totals of each;
 //! answers that differ are flagged (`DIFF`). The first variant is the reference.
 //! `scripts/bench-mate.py` runs the same problems against cshogi side by side.

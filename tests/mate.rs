@@ -97,6 +97,31 @@ fn every_mate_in_one_is_found_as_one() {
 }
 
 #[test]
+fn first_proof_mode_finds_every_mate_in_one_as_one() {
+    // An attacker node leaves checks uncounted once one of them has a single evasion
+    // (`MateVariant::lazy_lookahead`), but not where a check among them mates at once: the
+    // root's one-ply look-ahead then finds the mate, and the solve takes that one node
+    // (without the question, the check with one evasion would be searched first).
+    let stop = AtomicBool::new(false);
+    let mut guarded = 0;
+    for sfen in lines("tsume/mate1.sfen") {
+        let pos = position(&sfen);
+        let r = solve(&pos, limits(&stop, Some(1_000_000), 16, false));
+        match &r.result {
+            MateResult::Mate(line) => assert_eq!(line.len(), 1, "{sfen}"),
+            other => panic!("{sfen}: {other:?}"),
+        }
+        assert_eq!(r.nodes, 1, "{sfen}");
+        guarded += (r.counters.lazy_guards > 0) as u32;
+    }
+    // The positions where the question decided something.
+    assert!(
+        guarded >= 50,
+        "the mate-in-one question asked in {guarded} positions"
+    );
+}
+
+#[test]
 fn no_mate_in_one_set_never_reports_mate_in_one() {
     let sfens = lines("tsume/nomate1.sfen");
     assert_eq!(sfens.len(), 1574);
@@ -562,6 +587,26 @@ fn a_bound_two_plies_short_finds_no_mate_with_or_without_the_horizon_tests() {
         ones > 20 && threes > 100,
         "{ones} mate-in-one and {threes} mate-within-three tests"
     );
+}
+
+/// `lazy-lookahead-N` names how many new checks must be left for any to stay uncounted, 1
+/// to 20; `eager-lookahead` counts every one.
+#[test]
+fn the_lazy_lookahead_variant_names_its_least_count() {
+    let least = |name: &str| hayanagi::MateVariant::by_name(name).map(|v| v.lazy_lookahead);
+    assert_eq!(least("default"), Some(4));
+    assert_eq!(least("eager-lookahead"), Some(0));
+    assert_eq!(least("plain"), Some(0));
+    assert_eq!(least("lazy-lookahead-1"), Some(1));
+    assert_eq!(least("lazy-lookahead-20"), Some(20));
+    for bad in [
+        "lazy-lookahead-0",
+        "lazy-lookahead-21",
+        "lazy-lookahead-",
+        "lazy-lookahead",
+    ] {
+        assert_eq!(least(bad), None, "{bad}");
+    }
 }
 
 /// `mate-in-three-at-checks-N` names the test's evasion limit N, 1 to 9, and nothing else.

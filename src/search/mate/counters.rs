@@ -32,6 +32,9 @@ pub struct MateCounters {
     pub saturated: u64,
     /// Children found disproven in the path cache (`MateVariant::path_cache`).
     pub path_cache_hits: u64,
+    /// Mate-in-one questions that decide whether an attacker node may leave checks
+    /// uncounted (`MateVariant::lazy_lookahead`).
+    pub lazy_guards: u64,
 }
 
 impl std::ops::AddAssign for MateCounters {
@@ -49,12 +52,13 @@ impl std::ops::AddAssign for MateCounters {
         self.check_mate3_tests += d.check_mate3_tests;
         self.saturated += d.saturated;
         self.path_cache_hits += d.path_cache_hits;
+        self.lazy_guards += d.lazy_guards;
     }
 }
 
 impl MateCounters {
     /// The counters as `name value` pairs, in a fixed order (for printing).
-    pub fn fields(&self) -> [(&'static str, u64); 13] {
+    pub fn fields(&self) -> [(&'static str, u64); 14] {
         [
             ("gens", self.move_generations),
             ("looks", self.lookaheads),
@@ -69,6 +73,7 @@ impl MateCounters {
             ("check_mate3", self.check_mate3_tests),
             ("saturated", self.saturated),
             ("pathhits", self.path_cache_hits),
+            ("lazyguards", self.lazy_guards),
         ]
     }
 }

@@ -107,9 +107,17 @@ struct Child {
     /// none). It enters the search once that sibling is resolved the way that does not
     /// already decide the node (see [`Dfpn::delay_similar_moves`]).
     behind: u16,
+    /// A new check whose evasions are not counted yet (`MateVariant::lazy_lookahead`): its
+    /// proof number 1 is a lower bound.
+    uncounted: bool,
 }
 
 const NOT_DELAYED: u16 = u16::MAX;
+
+/// What the evasion cache keeps for an attacker node found without a mate in one (its
+/// board key, with the attacker to move, is never a check's): no check has this many
+/// evasions.
+const NO_MATE_IN_ONE: u32 = 0x7fff;
 
 /// Does child `i` take part in the search yet? (At an attacker node a delayed move waits
 /// for its sibling's disproof, at a defender node for its proof.)
@@ -494,6 +502,7 @@ impl<'a> Dfpn<'a> {
             key: ck,
             value,
             behind: NOT_DELAYED,
+            uncounted: false,
         }
     }
 
@@ -546,6 +555,87 @@ impl<'a> Dfpn<'a> {
                 }
             }
         }
+    }
+
+    /// `MateVariant::lazy_lookahead`: may the current attacker node (`key`) leave the new
+    /// checks among `rest` uncounted, now that one of its checks has a single evasion? Only
+    /// where enough are left for the saving to pay for the question, and only without a
+    /// mate in one among them (a mated defender must be found by counting: left to the
+    /// search, a mate in one costs a subtree). A node found without one is remembered in
+    /// the evasion cache, so a re-entry does not ask again.
+    fn may_leave_uncounted(&mut self, key: &NodeKey, rest: &[Child]) -> bool {
+        let new = rest.iter().filter(|c| c.value == Lookup::UNKNOWN).count();
+        if new < self.variant.lazy_lookahead as usize {
+            return false;
+        }
+        if self.evasions_seen.get(key.board_key, key.hands) == Some(NO_MATE_IN_ONE) {
+            return true;
+        }
+        self.counters.lazy_guards += 1;
+        if self.pos.mate_in_one().is_some() {
+            return false;
+        }
+        self.evasions_seen
+            .put(key.board_key, key.hands, NO_MATE_IN_ONE);
+        true
+    }
+
+    /// The one-ply look-ahead at the new check `m` (to the child `ck`, `cd` plies left
+    /// after it): the check's first value from its evasion count (kept in the evasion
+    /// cache), or, when the defender has no legal move, `Err` with the mated position's
+    /// proof hand.
+    fn look_ahead(&mut self, m: Move, ck: &NodeKey, cd: u16) -> Result<Lookup, Hand> {
+        self.counters.lookaheads += 1;
+        let attacker = self.attacker;
+        // The board after the check is all the count needs: no key, no state (most
+        // look-aheads are never searched).
+        let (evasions, mated_hand) = self.pos.with_move_on_board(m, |pos| {
+            // With no ply left after it, only "mate or not" matters.
+            let evasions = if cd == 0 {
+                has_legal_move(pos) as u32
+            } else {
+                // Every move of an attacker node checks.
+                debug_assert!(pos.in_check());
+                count_evasions(pos)
+            };
+            let mated_hand =
+                (evasions == 0).then(|| pieces::defender_proof_hand(pos, attacker, Hand::EMPTY));
+            (evasions, mated_hand)
+        });
+        if let Some(mated_hand) = mated_hand {
+            return Err(mated_hand);
+        }
+        if cd != 0 && self.variant.evasion_cache {
+            self.evasions_seen.put(ck.board_key, ck.hands, evasions);
+        }
+        Ok(if cd == 0 {
+            // The defender has a move (with this hand) and the attacker no ply left.
+            Lookup::disproven(0, ck.hands[self.attacker.index()])
+        } else {
+            Lookup {
+                pn: evasions,
+                ..Lookup::UNKNOWN
+            }
+        })
+    }
+
+    /// The current attacker node (`key`, `depth` plies) proven by the check `m` (to the child
+    /// `ck`), which leaves the defender without a move (`mated_hand`: that position's proof
+    /// hand).
+    fn proven_by_mate_in_one(
+        &mut self,
+        key: &NodeKey,
+        depth: u16,
+        (m, ck): (Move, NodeKey),
+        mated_hand: Hand,
+    ) -> Lookup {
+        // The mated position is stored too, so the main line can be read back from the table.
+        self.table
+            .store(&ck, child_depth(depth), Lookup::proven(0, mated_hand), 1);
+        let hand = pieces::hand_before(&self.pos, m, mated_hand);
+        let value = Lookup::proven(1, hand);
+        self.store(key, depth, value, 1);
+        value
     }
 
     /// `MateVariant::mate_in_three_at_checks`: the current attacker node's checks that are
@@ -688,60 +778,50 @@ impl<'a> Dfpn<'a> {
             // First look one ply ahead at the checks nothing is known about: a check with no
             // evasion proves the node at once, and otherwise the number of evasions is a
             // better first proof number than 1 (df-pn+).
-            for c in children.iter_mut() {
-                if c.value != Lookup::UNKNOWN {
-                    continue;
-                }
-                let seen = if self.variant.evasion_cache {
-                    self.evasions_seen.get(c.key.board_key, c.key.hands)
-                } else {
-                    None
-                };
-                let (evasions, mated_hand) = if let Some(count) = seen {
-                    // Counted on an earlier visit; with no ply left only "any?" matters.
-                    (if cd == 0 { 1 } else { count }, None)
-                } else {
-                    self.counters.lookaheads += 1;
-                    let attacker = self.attacker;
-                    // The board after the check is all the count needs: no key, no state
-                    // (most look-aheads are never searched).
-                    let (evasions, mated_hand) = self.pos.with_move_on_board(c.m, |pos| {
-                        // With no ply left after it, only "mate or not" matters.
-                        let evasions = if cd == 0 {
-                            has_legal_move(pos) as u32
+            let lazy = self.variant.lazy_lookahead != 0 && cd != 0;
+            // The least proof number among the active children so far: once it is 1, no
+            // count can lower the node's (`MateVariant::lazy_lookahead`).
+            let mut least = INFINITE;
+            // Whether the checks not yet counted may stay so, asked once, when `least`
+            // first reaches 1 and a check is still to be counted.
+            let mut leave_uncounted = None;
+            for i in 0..children.len() {
+                if children[i].value == Lookup::UNKNOWN {
+                    let c = &children[i];
+                    let seen = if self.variant.evasion_cache {
+                        self.evasions_seen.get(c.key.board_key, c.key.hands)
+                    } else {
+                        None
+                    };
+                    if let Some(count) = seen {
+                        // Counted on an earlier visit; with no ply left only "any?" matters.
+                        children[i].value = if cd == 0 {
+                            Lookup::disproven(0, c.key.hands[self.attacker.index()])
                         } else {
-                            // Every move of an attacker node checks.
-                            debug_assert!(pos.in_check());
-                            count_evasions(pos)
+                            Lookup {
+                                pn: count,
+                                ..Lookup::UNKNOWN
+                            }
                         };
-                        let mated_hand = (evasions == 0)
-                            .then(|| pieces::defender_proof_hand(pos, attacker, Hand::EMPTY));
-                        (evasions, mated_hand)
-                    });
-                    if cd != 0 && evasions != 0 && self.variant.evasion_cache {
-                        self.evasions_seen
-                            .put(c.key.board_key, c.key.hands, evasions);
+                    } else if lazy
+                        && least <= 1
+                        && *leave_uncounted
+                            .get_or_insert_with(|| self.may_leave_uncounted(&key, &children[i..]))
+                    {
+                        children[i].uncounted = true;
+                    } else {
+                        let (m, ck) = (c.m, c.key);
+                        match self.look_ahead(m, &ck, cd) {
+                            Ok(value) => children[i].value = value,
+                            Err(mated_hand) => {
+                                return self.proven_by_mate_in_one(&key, depth, (m, ck), mated_hand)
+                            }
+                        }
                     }
-                    (evasions, mated_hand)
-                };
-                if let Some(mated_hand) = mated_hand {
-                    // Stored too, so the main line can be read back from the table.
-                    self.table
-                        .store(&c.key, cd, Lookup::proven(0, mated_hand), 1);
-                    let hand = pieces::hand_before(&self.pos, c.m, mated_hand);
-                    let value = Lookup::proven(1, hand);
-                    self.store(&key, depth, value, 1);
-                    return value;
                 }
-                c.value = if cd == 0 {
-                    // The defender has a move (with this hand) and the attacker no ply left.
-                    Lookup::disproven(0, c.key.hands[self.attacker.index()])
-                } else {
-                    Lookup {
-                        pn: evasions,
-                        ..Lookup::UNKNOWN
-                    }
-                };
+                if lazy && is_active(&children, i, true) {
+                    least = least.min(children[i].value.pn);
+                }
             }
         }
         if or && self.variant.mate_in_three_at_checks != 0 && (depth == UNBOUNDED || depth >= 3) {
@@ -780,6 +860,19 @@ impl<'a> Dfpn<'a> {
             } else {
                 select(&children, or, |c| c.value.dn)
             };
+            if or && children[best].uncounted {
+                // Chosen before its evasions were counted (`MateVariant::lazy_lookahead`):
+                // counted now, and the choice made again.
+                children[best].uncounted = false;
+                let (m, ck) = (children[best].m, children[best].key);
+                match self.look_ahead(m, &ck, cd) {
+                    Ok(value) => children[best].value = value,
+                    Err(mated_hand) => {
+                        return self.proven_by_mate_in_one(&key, depth, (m, ck), mated_hand)
+                    }
+                }
+                continue;
+            }
             let c = &children[best];
             let (cth_pn, cth_dn) = if or {
                 (

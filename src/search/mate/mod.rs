@@ -126,12 +126,24 @@ pub struct MateVariant {
     /// Garbage collection counts a proven or disproven entry's nodes this many times
     /// (1: as they are), so that results outlive unresolved entries of as many nodes.
     pub gc_resolved_weight: u32,
+    /// An attacker node counts the evasions of its new checks (the one-ply look-ahead of
+    /// df-pn+) only until one has a single evasion, the least an unmated check can have, so
+    /// that the node's proof number is known; the others keep 1, a lower bound, as their
+    /// first proof number and are counted when the search chooses one. Only where at least
+    /// this many checks are still new, and the node has no mate in one (asked once per
+    /// node and position); 0: every new check counted at once (`eager-lookahead`).
+    pub lazy_lookahead: u8,
 }
 
 /// How many times garbage collection counts the nodes below a proven or disproven entry
 /// (DESIGN.md §10.3: on the 45 positions of three long problems' lines, 0.948x the nodes
 /// with an 8 MiB table, 0.997x with 32 MiB, the same answers).
 const RESOLVED_GC_WEIGHT: u32 = 4;
+
+/// `MateVariant::lazy_lookahead`'s default (DESIGN.md §10.7, stop 60: with 4, the 1,050
+/// generated problems 0.936x the nodes and about 0.92x the time of counting every check,
+/// the sample 100 0.995x and the same time; with 3 or 6, 1.014x and 1.081x the nodes of 4).
+const LAZY_LOOKAHEAD_LEAST: u8 = 4;
 
 impl MateVariant {
     /// What [`solve`] uses.
@@ -148,10 +160,11 @@ impl MateVariant {
         mate_in_three_at_checks: 0,
         path_cache: false,
         gc_resolved_weight: RESOLVED_GC_WEIGHT,
+        lazy_lookahead: LAZY_LOOKAHEAD_LEAST,
     };
 
     /// Names of the variants [`MateVariant::by_name`] knows.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "default",
         "no-proof-pieces",
         "no-delayed-moves",
@@ -166,17 +179,28 @@ impl MateVariant {
         "mate-in-three-at-checks",
         "path-cache",
         "gc-by-nodes",
+        "eager-lookahead",
     ];
 
     /// A variant by name: `default`, `default` with one technique switched off
     /// (`no-proof-pieces`, `no-delayed-moves`, `no-depth-reuse`, `no-repetition-start`,
     /// `no-inferior-repetition`, `no-mate-in-one-horizon`, `no-mate-in-three-horizon`,
-    /// `mate-in-one-by-generation`, `no-evasion-cache`, `gc-by-nodes`), `plain` (all of
-    /// them off), `mate-in-three-at-checks` (`default` plus that test for checks with at
-    /// most five evasions; `mate-in-three-at-checks-N` for at most N, 1 to 9) or
-    /// `path-cache` (`default` plus the path cache).
+    /// `mate-in-one-by-generation`, `no-evasion-cache`, `gc-by-nodes`, `eager-lookahead`),
+    /// `plain` (all of them off), `lazy-lookahead-N` (checks left uncounted only where at
+    /// least N, 1 to 20, are new), `mate-in-three-at-checks` (`default` plus that test for
+    /// checks with at most five evasions; `mate-in-three-at-checks-N` for at most N, 1 to
+    /// 9) or `path-cache` (`default` plus the path cache).
     pub fn by_name(name: &str) -> Option<MateVariant> {
         let d = MateVariant::DEFAULT;
+        if let Some(least) = name.strip_prefix("lazy-lookahead-") {
+            return match least.parse() {
+                Ok(least @ 1..=20) => Some(MateVariant {
+                    lazy_lookahead: least,
+                    ..d
+                }),
+                _ => None,
+            };
+        }
         if let Some(most) = name.strip_prefix("mate-in-three-at-checks-") {
             return match most.parse() {
                 Ok(most @ 1..=9) => Some(MateVariant {
@@ -237,6 +261,7 @@ impl MateVariant {
                 mate_in_three_at_checks: 0,
                 path_cache: false,
                 gc_resolved_weight: 1,
+                lazy_lookahead: 0,
             }),
             "mate-in-three-at-checks" => Some(MateVariant {
                 mate_in_three_at_checks: 5,
@@ -248,6 +273,10 @@ impl MateVariant {
             }),
             "gc-by-nodes" => Some(MateVariant {
                 gc_resolved_weight: 1,
+                ..d
+            }),
+            "eager-lookahead" => Some(MateVariant {
+                lazy_lookahead: 0,
                 ..d
             }),
             _ => None,
