@@ -580,16 +580,17 @@ impl<'a> Dfpn<'a> {
         true
     }
 
-    /// The one-ply look-ahead at the new check `m` (to the child `ck`, `cd` plies left
-    /// after it): the check's first value from its evasion count (kept in the evasion
-    /// cache), or, when the defender has no legal move, `Err` with the mated position's
-    /// proof hand.
-    fn look_ahead(&mut self, m: Move, ck: &NodeKey, cd: u16) -> Result<Lookup, Hand> {
+    /// The one-ply look-ahead at the new check `c` of the current attacker node (`key`,
+    /// `depth` plies): the check's first value from its evasion count (kept in the evasion
+    /// cache); when the defender has no legal move, the node proven by it instead (stored,
+    /// with the mated position, and returned).
+    fn look_ahead(&mut self, key: &NodeKey, depth: u16, c: &mut Child) -> Option<Lookup> {
         self.counters.lookaheads += 1;
+        let cd = child_depth(depth);
         let attacker = self.attacker;
         // The board after the check is all the count needs: no key, no state (most
         // look-aheads are never searched).
-        let (evasions, mated_hand) = self.pos.with_move_on_board(m, |pos| {
+        let (evasions, mated_hand) = self.pos.with_move_on_board(c.m, |pos| {
             // With no ply left after it, only "mate or not" matters.
             let evasions = if cd == 0 {
                 has_legal_move(pos) as u32
@@ -602,40 +603,37 @@ impl<'a> Dfpn<'a> {
                 (evasions == 0).then(|| pieces::defender_proof_hand(pos, attacker, Hand::EMPTY));
             (evasions, mated_hand)
         });
+        c.uncounted = false;
         if let Some(mated_hand) = mated_hand {
-            return Err(mated_hand);
+            // The mated position is stored too, so the main line can be read back from the
+            // table.
+            self.table
+                .store(&c.key, cd, Lookup::proven(0, mated_hand), 1);
+            let hand = pieces::hand_before(&self.pos, c.m, mated_hand);
+            let value = Lookup::proven(1, hand);
+            self.store(key, depth, value, 1);
+            return Some(value);
         }
         if cd != 0 && self.variant.evasion_cache {
-            self.evasions_seen.put(ck.board_key, ck.hands, evasions);
+            self.evasions_seen
+                .put(c.key.board_key, c.key.hands, evasions);
         }
-        Ok(if cd == 0 {
-            // The defender has a move (with this hand) and the attacker no ply left.
+        c.value = self.counted_value(&c.key, cd, evasions);
+        None
+    }
+
+    /// A new check's first value from its evasion count (at least 1), `cd` plies left after
+    /// it: the count as its proof number, or with no ply left a disproof (the defender has
+    /// a move with this hand and the attacker no ply).
+    fn counted_value(&self, ck: &NodeKey, cd: u16, evasions: u32) -> Lookup {
+        if cd == 0 {
             Lookup::disproven(0, ck.hands[self.attacker.index()])
         } else {
             Lookup {
                 pn: evasions,
                 ..Lookup::UNKNOWN
             }
-        })
-    }
-
-    /// The current attacker node (`key`, `depth` plies) proven by the check `m` (to the child
-    /// `ck`), which leaves the defender without a move (`mated_hand`: that position's proof
-    /// hand).
-    fn proven_by_mate_in_one(
-        &mut self,
-        key: &NodeKey,
-        depth: u16,
-        (m, ck): (Move, NodeKey),
-        mated_hand: Hand,
-    ) -> Lookup {
-        // The mated position is stored too, so the main line can be read back from the table.
-        self.table
-            .store(&ck, child_depth(depth), Lookup::proven(0, mated_hand), 1);
-        let hand = pieces::hand_before(&self.pos, m, mated_hand);
-        let value = Lookup::proven(1, hand);
-        self.store(key, depth, value, 1);
-        value
+        }
     }
 
     /// `MateVariant::mate_in_three_at_checks`: the current attacker node's checks that are
@@ -795,28 +793,15 @@ impl<'a> Dfpn<'a> {
                     };
                     if let Some(count) = seen {
                         // Counted on an earlier visit; with no ply left only "any?" matters.
-                        children[i].value = if cd == 0 {
-                            Lookup::disproven(0, c.key.hands[self.attacker.index()])
-                        } else {
-                            Lookup {
-                                pn: count,
-                                ..Lookup::UNKNOWN
-                            }
-                        };
+                        children[i].value = self.counted_value(&c.key, cd, count);
                     } else if lazy
                         && least <= 1
                         && *leave_uncounted
                             .get_or_insert_with(|| self.may_leave_uncounted(&key, &children[i..]))
                     {
                         children[i].uncounted = true;
-                    } else {
-                        let (m, ck) = (c.m, c.key);
-                        match self.look_ahead(m, &ck, cd) {
-                            Ok(value) => children[i].value = value,
-                            Err(mated_hand) => {
-                                return self.proven_by_mate_in_one(&key, depth, (m, ck), mated_hand)
-                            }
-                        }
+                    } else if let Some(value) = self.look_ahead(&key, depth, &mut children[i]) {
+                        return value;
                     }
                 }
                 if lazy && is_active(&children, i, true) {
@@ -863,13 +848,8 @@ impl<'a> Dfpn<'a> {
             if or && children[best].uncounted {
                 // Chosen before its evasions were counted (`MateVariant::lazy_lookahead`):
                 // counted now, and the choice made again.
-                children[best].uncounted = false;
-                let (m, ck) = (children[best].m, children[best].key);
-                match self.look_ahead(m, &ck, cd) {
-                    Ok(value) => children[best].value = value,
-                    Err(mated_hand) => {
-                        return self.proven_by_mate_in_one(&key, depth, (m, ck), mated_hand)
-                    }
+                if let Some(value) = self.look_ahead(&key, depth, &mut children[best]) {
+                    return value;
                 }
                 continue;
             }
